@@ -1,0 +1,36 @@
+// swift-tools-version:5.9
+import PackageDescription
+
+let package = Package(
+    name: "DiceHost",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "Lua", targets: ["Lua"]),
+        .library(name: "DiceHost", targets: ["DiceHost"]),
+        .executable(name: "dicehost", targets: ["dicehost"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // Lua 5.4 from the system (Debian: liblua5.4-dev) plus the C helpers Swift cannot write.
+        .systemLibrary(
+            name: "CLua",
+            pkgConfig: "lua5.4",
+            providers: [.apt(["liblua5.4-dev", "pkg-config"]), .brew(["lua"])]
+        ),
+        .target(name: "Lua", dependencies: ["CLua"]),
+        .target(name: "DiceHost", dependencies: ["Lua"]),
+        .executableTarget(
+            name: "dicehost",
+            dependencies: [
+                "DiceHost",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "bench-calls", dependencies: ["Lua"], path: "bench/calls"),
+        .testTarget(name: "LuaTests", dependencies: ["Lua"]),
+        .testTarget(name: "DiceHostTests", dependencies: ["DiceHost"]),
+        .testTarget(name: "dicehostTests", dependencies: ["dicehost"]),
+    ]
+)

@@ -1,0 +1,191 @@
+import CLua
+import Foundation
+
+/// One sandboxed Lua 5.4 interpreter: load rule scripts, call their functions under a
+/// memory cap and an instruction budget, and expose Swift functions to them.
+///
+///     let lua = try LuaState()
+///     let chunk = try lua.load("return 1 + 2", chunkName: "sum.lua")
+///     let results = try lua.call(.function(chunk))      // [.integer(3)]
+///
+/// A state is not thread-safe: use it from one thread at a time (one state per worker).
+/// Every call into Lua is a protected call with a traceback handler; errors come back
+/// as `LuaError` values naming the script file and line, and the state stays usable.
+public final class LuaState {
+    let L: OpaquePointer
+    let context: UnsafeMutablePointer<clua_context>
+    var hostFunctions: [HostFunction] = []
+    var sandboxReference: Int32 = LUA_NOREF
+    var loadedModulesReference: Int32 = LUA_NOREF
+    var rawToStringReference: Int32 = LUA_NOREF
+
+    /// Where `require` looks for modules: the folder of the script loaded first.
+    public var moduleDirectory: String?
+    /// Every chunk name loaded, to restore names Lua shortened to "...tail" (it keeps
+    /// only 60 characters of a chunk name in messages).
+    var chunkNames: Set<String> = []
+    /// Files `require` has loaded, in order (a watcher reloads when one changes).
+    public internal(set) var loadedModulePaths: [String] = []
+    /// Receives what scripts `print`; by default it goes to standard output.
+    public var output: (String) -> Void = { print($0) }
+
+    /// The resources this state may use; changing them applies from the next call.
+    public var limits: LuaLimits {
+        didSet { context.pointee.memory_limit = Self.cap(limits.memoryBytes) }
+    }
+
+    public init(limits: LuaLimits = .default) throws {
+        guard let L = clua_newstate(Self.cap(limits.memoryBytes)) else {
+            throw LuaError(kind: .memory, message: "cannot create a Lua state: out of memory")
+        }
+        self.L = L
+        self.context = clua_ctx(L)
+        self.limits = limits
+        context.pointee.dispatch = { L, function in
+            guard let L, let function else { return CLUA_RAISE }
+            // The state keeps the function alive; borrowing it avoids a retain per call.
+            return Unmanaged<HostFunction>.fromOpaque(function)._withUnsafeGuaranteedRef { $0.run(on: L) }
+        }
+        clua_random_seed(context, 0)
+        try installSandbox()
+    }
+
+    deinit {
+        clua_close(L)
+    }
+
+    /// Used by `LuaRef`; the main thread of a live state.
+    var mainThread: OpaquePointer? { L }
+
+    private static func cap(_ bytes: Int) -> Int { max(bytes, 1 << 16) }
+
+    // MARK: Loading
+
+    /// Compiles a text chunk (binary chunks are refused) whose errors will read
+    /// "chunkName:line: …", with the sandbox as its environment.
+    public func load(_ source: String, chunkName: String) throws -> LuaRef {
+        var source = source
+        return try source.withUTF8 { buffer in
+            try loadFunction(buffer, chunkName: chunkName)
+        }
+    }
+
+    /// Reads and compiles a script file; its path is the chunk name.
+    public func load(file path: String) throws -> LuaRef {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw LuaError(kind: .syntax, message: "cannot read \(path)", file: path)
+        }
+        return try data.withUnsafeBytes { raw in
+            try loadFunction(UnsafeBufferPointer(start: raw.bindMemory(to: UInt8.self).baseAddress, count: raw.count),
+                             chunkName: path)
+        }
+    }
+
+    /// Loads and runs a chunk, returning what it returns.
+    @discardableResult
+    public func run(_ source: String, chunkName: String) throws -> [LuaValue] {
+        try call(.function(load(source, chunkName: chunkName)))
+    }
+
+    /// Leaves the compiled function on the stack of `thread` and returns the status.
+    func loadChunk(_ thread: OpaquePointer, _ buffer: UnsafeBufferPointer<UInt8>, chunkName: String) -> Int32 {
+        chunkNames.insert(chunkName)
+        // An empty chunk has no base address; Lua reads no bytes of it then.
+        let status = buffer.withMemoryRebound(to: CChar.self) { chars in
+            clua_load_text(thread, chars.baseAddress, chars.count, "@" + chunkName)
+        }
+        if status == LUA_OK {
+            clua_getref(thread, sandboxReference)
+            lua_setupvalue(thread, -2, 1) // _ENV: the sandbox, not the real globals
+        }
+        return status
+    }
+
+    private func loadFunction(_ buffer: UnsafeBufferPointer<UInt8>, chunkName: String) throws -> LuaRef {
+        let top = lua_gettop(L)
+        defer { lua_settop(L, top) }
+        context.pointee.memory_refused = 0
+        let status = loadChunk(L, buffer, chunkName: chunkName)
+        guard status == LUA_OK else {
+            let message = string(at: -1) ?? "cannot load \(chunkName)"
+            let kind: LuaError.Kind = status == LUA_ERRMEM ? .memory : .syntax
+            var error = LuaError(kind: kind, luaMessage: message, traceback: nil)
+            if error.file == nil { error.file = chunkName }
+            restoreFullChunkName(&error)
+            throw error
+        }
+        return makeRef(at: -1)
+    }
+
+    // MARK: Calling
+
+    /// Calls a Lua function (or a value with `__call`) in protected mode with a
+    /// traceback handler, under this state's memory cap and instruction budget.
+    @discardableResult
+    public func call(_ function: LuaValue, _ arguments: [LuaValue] = [], budget: Int?? = .none) throws -> [LuaValue] {
+        let top = lua_gettop(L)
+        defer { lua_settop(L, top) }
+        guard lua_checkstack(L, Int32(arguments.count) + 4) != 0 else {
+            throw LuaError(kind: .memory, message: "too many arguments (\(arguments.count))")
+        }
+        push(function)
+        for argument in arguments { push(argument) }
+        try protectedCall(arguments: Int32(arguments.count), budget: budget ?? limits.instructionBudget)
+        let count = lua_gettop(L) - top
+        var results: [LuaValue] = []
+        results.reserveCapacity(Int(count))
+        for i in 0..<count { results.append(value(at: top + 1 + i)) }
+        return results
+    }
+
+    /// Runs `lua_pcall` on the function and arguments on top of the stack, leaving the
+    /// results there, or throws with the stack back at the function's slot.
+    func protectedCall(arguments: Int32, results: Int32 = LUA_MULTRET, budget: Int?) throws {
+        let base = lua_gettop(L) - arguments - 1
+        let nested = context.pointee.budget_armed != 0
+        if !nested {
+            context.pointee.memory_refused = 0
+            context.pointee.last_line = 0
+            if let budget { clua_arm_budget(L, Int64(budget)) }
+        }
+        let status = clua_pcall(L, arguments, results)
+        let overran = !nested && (context.pointee.budget_tripped != 0 || context.pointee.interrupted != 0)
+        if status == LUA_OK && !overran {
+            if !nested, budget != nil { clua_disarm_budget(L) }
+            return
+        }
+        // A budget that tripped inside a coroutine whose error the script caught still
+        // fails the call: the host asked for a bounded call and did not get one.
+        let error: LuaError
+        if status == LUA_OK {
+            lua_settop(L, base)
+            pushString("instruction budget exceeded", on: L)
+            error = errorFromTop(status: LUA_ERRRUN)
+        } else {
+            error = errorFromTop(status: status)
+        }
+        if !nested, budget != nil { clua_disarm_budget(L) }
+        lua_settop(L, base)
+        throw error
+    }
+
+    /// Requests that the running script stop at its next instruction; safe to call
+    /// from a signal handler. Works while an instruction budget is armed.
+    public var interruptHandle: LuaInterruptHandle { LuaInterruptHandle(context: context) }
+
+    // MARK: Memory
+
+    /// Bytes the state currently holds.
+    public var memoryUsed: Int { context.pointee.memory_used }
+    /// The most bytes the state has held at once.
+    public var memoryPeak: Int { context.pointee.memory_peak }
+
+    /// Runs a full garbage collection.
+    public func collectGarbage() { clua_collect(L) }
+}
+
+/// Asks a running script to stop (Ctrl-C). Copyable into a signal handler's reach.
+public struct LuaInterruptHandle: @unchecked Sendable {
+    let context: UnsafeMutablePointer<clua_context>
+    public func request() { context.pointee.interrupt_requested = 1 }
+}

@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# Benchmarks, release build. Figures go in closing notes: quote medians.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+echo "== host call overhead (bench/calls)"
+.build/release/bench-calls
