@@ -4,7 +4,7 @@
 # Note: SwiftPM does not always notice edits to Sources/CLua/shim.h; `make clean-clua`
 # forces the Lua module to rebuild after changing it.
 
-RULES ?= rules/race.lua
+RULES ?= rules/hello.lua
 SWIFT_BUILD_FLAGS ?=
 
 .PHONY: deps build play test bench clean clean-clua
@@ -15,13 +15,13 @@ deps:
 build: deps
 	swift build $(SWIFT_BUILD_FLAGS)
 
+# Until the REPL lands, play checks a shipped script in the sandbox.
 play: build
-	.build/debug/dicehost play $(RULES)
+	.build/debug/dicehost check $(RULES)
 
 test: deps
 	swift build --build-tests $(SWIFT_BUILD_FLAGS)
 	swift test --skip-build
-	.build/debug/dicehost test rules/tests
 
 bench: deps
 	swift build -c release $(SWIFT_BUILD_FLAGS)
