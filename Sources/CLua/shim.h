@@ -215,6 +215,19 @@ static inline int clua_pcall(lua_State *L, int nargs, int nresults) {
     return status;
 }
 
+/// Pushes "file:line: " of the innermost script frame above the running function,
+/// skipping the host's own Lua wrappers (chunk names "dicehost-…"), or "" if none.
+static void clua_where_script(lua_State *L) {
+    lua_Debug ar;
+    for (int level = 1; lua_getstack(L, level, &ar); level++) {
+        if (!lua_getinfo(L, "Sl", &ar) || ar.currentline <= 0) continue;
+        if (strncmp(ar.source, "@dicehost-", 10) == 0) continue;
+        lua_pushfstring(L, "%s:%d: ", ar.short_src, ar.currentline);
+        return;
+    }
+    lua_pushliteral(L, "");
+}
+
 // Why C: raising a Lua error longjmps; it must happen here, after the Swift host
 // function has returned, never inside a Swift frame.
 static int clua_trampoline(lua_State *L) {
@@ -235,12 +248,25 @@ static int clua_trampoline(lua_State *L) {
     }
     if (r == CLUA_RAISE) return lua_error(L);
     if (r == CLUA_RAISE_WHERE) {
-        luaL_where(L, 1);
+        clua_where_script(L);
         lua_insert(L, -2);
         lua_concat(L, 2);
         return lua_error(L);
     }
-    return luaL_argerror(L, (int)(CLUA_RAISE_ARG - r), lua_tostring(L, -1));
+    /* As luaL_argerror, but located at the script's line, not a host wrapper's. */
+    int arg = (int)(CLUA_RAISE_ARG - r);
+    lua_Debug ar;
+    const char *name = "?";
+    if (lua_getstack(L, 0, &ar)) {
+        lua_getinfo(L, "n", &ar);
+        if (ar.namewhat != NULL && strcmp(ar.namewhat, "method") == 0) arg--;
+        if (ar.name != NULL) name = ar.name;
+    }
+    clua_where_script(L);
+    if (arg == 0) lua_pushfstring(L, "calling '%s' on bad self (%s)", name, lua_tostring(L, -2));
+    else lua_pushfstring(L, "bad argument #%d to '%s' (%s)", arg, name, lua_tostring(L, -2));
+    lua_concat(L, 2);
+    return lua_error(L);
 }
 
 // Why C: takes the trampoline's address; upvalue 1 points at the host function.

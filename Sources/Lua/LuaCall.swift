@@ -124,3 +124,22 @@ public struct LuaCall {
         return values.count
     }
 }
+
+extension LuaCall {
+    /// "file:line" of the Lua function `level` frames up (1 = the caller of this
+    /// host function), skipping frames that are not script code; nil if there is none.
+    public func location(level: Int = 1) -> (file: String, line: Int)? {
+        var ar = lua_Debug()
+        var current = Int32(level)
+        while lua_getstack(L, current, &ar) != 0 {
+            if lua_getinfo(L, "Sl", &ar) != 0, ar.currentline > 0, let source = ar.source, source.pointee == 64 /* @ */ {
+                let file = String(cString: source + 1)
+                if file != LuaState.preludeChunkName && !file.hasPrefix("dicehost-") {
+                    return (state.fullChunkName(file), Int(ar.currentline))
+                }
+            }
+            current += 1
+        }
+        return nil
+    }
+}

@@ -86,7 +86,7 @@ extension LuaError {
         for line in traceback.split(separator: "\n").dropFirst() {
             let frame = line.drop(while: { $0 == "\t" || $0 == " " })
             guard !frame.hasPrefix("[C]"), let (file, number, _) = splitLocation(frame),
-                  file != LuaState.preludeChunkName else { continue }
+                  file != LuaState.preludeChunkName, !file.hasPrefix("dicehost-") else { continue }
             return (file, number)
         }
         return nil

@@ -43,9 +43,13 @@ extension LuaState {
 
     /// Lua writes a long chunk name as "...tail"; put back the full name it came from.
     func restoreFullChunkName(_ error: inout LuaError) {
-        guard let file = error.file, file.hasPrefix("...") else { return }
+        if let file = error.file { error.file = fullChunkName(file) }
+    }
+
+    func fullChunkName(_ file: String) -> String {
+        guard file.hasPrefix("...") else { return file }
         let tail = file.dropFirst(3)
-        if let full = chunkNames.first(where: { $0.hasSuffix(tail) }) { error.file = full }
+        return chunkNames.first(where: { $0.hasSuffix(tail) }) ?? file
     }
 
     private func lastSampledSource() -> String {

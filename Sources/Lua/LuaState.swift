@@ -145,6 +145,8 @@ public final class LuaState {
         let nested = context.pointee.budget_armed != 0
         if !nested {
             context.pointee.memory_refused = 0
+            context.pointee.budget_tripped = 0
+            context.pointee.interrupted = 0
             context.pointee.last_line = 0
             if let budget { clua_arm_budget(L, Int64(budget)) }
         }

@@ -11,14 +11,34 @@ extension DiceHostCommand {
         @Argument(help: "The rule script to check, e.g. rules/race.lua.")
         var rules: String
 
+        @Option(name: .customLong("set"), help: "Override a param, e.g. --set target=30 (repeatable).")
+        var overrides: [String] = []
+
         func run() throws {
             do {
-                let summary = try ScriptCheck.check(path: rules)
-                print(summary)
+                let params = try overrides.map(GameOptions.parseOverride)
+                let ruleSet = try Game.check(rulesFile: rules, params: params)
+                print("\(rules): ok")
+                print(ruleSet.summary)
+            } catch let error as GameOptions.UsageError {
+                printError("dicehost: \(error)")
+                throw ExitStatus.usage
             } catch {
                 printError("\(error)")
                 throw ExitStatus.scriptDoesNotLoad
             }
         }
+    }
+}
+
+/// Parsing shared by the commands that take rules options.
+enum GameOptions {
+    struct UsageError: Error, CustomStringConvertible { let description: String }
+
+    static func parseOverride(_ text: String) throws -> (String, String) {
+        guard let eq = text.firstIndex(of: "="), eq != text.startIndex else {
+            throw UsageError(description: "--set expects key=value, got '\(text)'")
+        }
+        return (String(text[..<eq]), String(text[text.index(after: eq)...]))
     }
 }

@@ -31,7 +31,7 @@ import Testing
             local ok2, e2 = pcall(failWith, {code = 7})
             return ok, e, ok2, e2.code
             """, chunkName: "t.lua")
-        #expect(results == [.boolean(false), .string("it broke"), .boolean(false), .integer(7)])
+        #expect(results == [.boolean(false), .string("t.lua:1: it broke"), .boolean(false), .integer(7)])
         try expectUsable(lua)
     }
 
@@ -40,8 +40,8 @@ import Testing
         let lua = try makeState()
         lua.register("oops", in: lua.globals) { _ in throw Oops() }
         #expect(expectError(lua, "oops()")?.description == "test.lua:1: oops from Swift")
-        // Called directly by pcall (a C function), there is no script line to name, as in Lua.
-        #expect(try lua.run("return pcall(oops)", chunkName: "t.lua") == [.boolean(false), .string("oops from Swift")])
+        // Called directly by pcall (a C function), the message names the script line that called pcall.
+        #expect(try lua.run("return pcall(oops)", chunkName: "t.lua") == [.boolean(false), .string("t.lua:1: oops from Swift")])
     }
 
     @Test func hostFunctionsWorkInsideCoroutines() throws {

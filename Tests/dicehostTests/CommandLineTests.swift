@@ -41,10 +41,21 @@ func writeTemporary(_ text: String, name: String = "script.lua") throws -> Strin
 }
 
 @Suite struct CheckCommandTests {
-    @Test func aScriptThatLoadsExitsZero() throws {
-        let result = try runDicehost(["check", "rules/hello.lua"])
+    @Test func aScriptThatLoadsExitsZeroAndDescribesIt() throws {
+        let result = try runDicehost(["check", "examples/rules/pig.lua", "--set", "target=30"])
         #expect(result.status == 0, "\(result)")
-        #expect(result.stdout.contains("rules/hello.lua: ok"))
+        #expect(result.stdout == "examples/rules/pig.lua: ok\nPig: 2-4 players, dice 1d6\nparams: target=30\nactions: hold\nhooks: bot, roll, setup, turn\n")
+    }
+
+    @Test func aBadParamOverrideExitsThree() throws {
+        let result = try runDicehost(["check", "examples/rules/pig.lua", "--set", "target=abc"])
+        #expect(result.status == 3)
+        #expect(result.stderr == "param 'target' must be an integer, got 'abc'\n")
+    }
+
+    @Test func aMalformedSetIsBadUsage() throws {
+        let result = try runDicehost(["check", "examples/rules/pig.lua", "--set", "target"])
+        #expect(result.status == 2)
     }
 
     @Test func aScriptThatDoesNotParseExitsThreeNamingFileAndLine() throws {
@@ -57,18 +68,18 @@ func writeTemporary(_ text: String, name: String = "script.lua") throws -> Strin
     @Test func aMissingFileExitsThree() throws {
         let result = try runDicehost(["check", "no/such/file.lua"])
         #expect(result.status == 3)
-        #expect(result.stderr.contains("cannot read no/such/file.lua"))
+        #expect(result.stderr == "cannot read rule script no/such/file.lua\n")
     }
 
     @Test func pairsOrderIsTheSameInSeparateProcesses() throws {
         // Debian's Lua seeds its string hash per process; the sandbox's pairs must not care.
         let names = (1...200).map { "key\($0 * 7919 % 1000)_\($0)" }
         let body = names.map { "t[\"\($0)\"] = true" }.joined(separator: "\n")
-        let path = try writeTemporary("local t = {}\n\(body)\nlocal out = {}\nfor k in pairs(t) do out[#out + 1] = k end\nprint(table.concat(out, ','))\n")
+        let path = try writeTemporary("local t = {}\n\(body)\nlocal out = {}\nfor k in pairs(t) do out[#out + 1] = k end\nerror(table.concat(out, ','), 0)\n")
         let first = try runDicehost(["check", path])
         let second = try runDicehost(["check", path])
-        #expect(first.status == 0 && second.status == 0)
-        #expect(first.stdout == second.stdout)
-        #expect(first.stdout.hasPrefix(names.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }).joined(separator: ",")))
+        #expect(first.status == 3 && second.status == 3)
+        #expect(first.stderr == second.stderr)
+        #expect(first.stderr.contains(names.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }).joined(separator: ",")))
     }
 }

@@ -1,0 +1,336 @@
+import Foundation
+import Lua
+
+/// A running game: a rule script loaded into its own sandboxed Lua state, players,
+/// params and a seed. Every input (a roll, an action, moving the clock) is a
+/// transaction: if a hook fails, the game and its log are exactly as before.
+///
+///     let game = try Game(rulesFile: "rules/race.lua", players: ["Ann", "Bob"], seed: 7)
+///     try game.roll()                    // the declared dice, from the game's generator
+///     try game.roll(values: [6])         // given values
+///     try game.roll(flag: .tilt)         // a roll the die flagged
+///     try game.act("snap", by: "Bob")
+///     try game.advance(by: 500)          // fire due timers
+///     print(game.events.map(\.description))
+public final class Game {
+    public enum Outcome: Equatable, Sendable {
+        case win(String)
+        case draw
+    }
+
+    /// Everything the host keeps outside Lua; copied for rollback.
+    struct HostState {
+        var now = 0
+        var events: [GameEvent] = []
+        var timers: [ScheduledTimer] = []
+        var nextTimerID = 1
+        var led = LEDTimeline()
+        var outcome: Outcome?
+        var pendingTurn: Int?
+        var rolls = 0
+        var turns = 0
+        var metrics: [(String, Double)] = []
+    }
+
+    struct ScheduledTimer {
+        var id: Int
+        var due: Int
+        var interval: Int?
+        var callback: LuaRef
+    }
+
+    public let lua: LuaState
+    public private(set) var rules: RuleSet
+    public let playerNames: [String]
+    public let seed: UInt64
+    public let sourcePath: String
+    let overrides: [(String, String)]
+
+    /// Keep events (text, LED commands) for reading; simulations turn it off.
+    public var recordsEvents = true {
+        didSet { _ = try? lua.call(api.setQuiet, [.boolean(!recordsEvents)]) }
+    }
+    /// Snapshot before each input so a failing hook rolls back; simulations turn it off
+    /// (a failing simulated game is abandoned, not repaired).
+    public var transactional = true
+
+    var host = HostState()
+    var api: RuntimeAPI
+    var rulesTable: LuaRef
+    var g: LuaRef
+    var declared: [(table: LuaRef, rules: RuleSet)] = []
+    var restarts = 0
+
+    /// Loads a rule script and starts a game.
+    public convenience init(rulesFile path: String, players: [String], seed: UInt64 = 0,
+                            params: [(String, String)] = [], limits: LuaLimits = .default) throws {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw GameError.invalidRules("cannot read rule script \(path)", location: nil)
+        }
+        try self.init(source: String(decoding: data, as: UTF8.self), path: path, players: players, seed: seed,
+                      params: params, limits: limits)
+    }
+
+    /// Loads a rule script from text; `path` names it in errors and locates `require`.
+    public init(source: String, path: String, players: [String], seed: UInt64 = 0,
+                params: [(String, String)] = [], limits: LuaLimits = .default) throws {
+        lua = try LuaState(limits: limits)
+        lua.output = { _ in }
+        lua.moduleDirectory = (path as NSString).deletingLastPathComponent
+        sourcePath = path
+        playerNames = players
+        self.seed = seed
+        overrides = params
+        api = RuntimeAPI.placeholder
+        rulesTable = lua.newTable()
+        g = lua.newTable()
+        rules = RuleSet(name: "", minPlayers: 1, maxPlayers: 1, dice: try DiceNotation("1d6"), params: [], actions: [], hooks: [], location: path)
+        lua.output = { [unowned self] text in self.log(.say(text)) }
+        api = try installLibraries()
+        (rules, rulesTable) = try loadRules(source: source)
+        try validatePlayers()
+        try start()
+    }
+
+    // MARK: Reading the game
+
+    public var events: [GameEvent] { host.events }
+    public var now: Int { host.now }
+    public var outcome: Outcome? { host.outcome }
+    public var isOver: Bool { host.outcome != nil }
+    public var rollCount: Int { host.rolls }
+    public var turnCount: Int { host.turns }
+    public var metrics: [(String, Double)] { host.metrics }
+    public var led: LEDTimeline { host.led }
+
+    /// The player whose turn it is.
+    public var currentPlayer: String? {
+        guard case .table(let p) = lua.get(g, "current"), case .string(let name) = lua.get(p, "name") else { return nil }
+        return name
+    }
+
+    /// `g.state` as a Lua value (read it with `lua.get`/`lua.entries`).
+    public var state: LuaValue { lua.get(g, "state") }
+    /// The player table of `name` (scripts may add fields freely).
+    public func player(_ name: String) -> LuaValue {
+        guard let index = playerNames.firstIndex(of: name), case .table(let players) = lua.get(g, "players") else { return .nil }
+        return lua.get(players, .integer(Int64(index + 1)))
+    }
+    /// The `g` table scripts see.
+    public var gameTable: LuaRef { g }
+
+    // MARK: Inputs
+
+    /// A roll for `player` (default: the current player): given values, or the
+    /// declared dice from the game's generator; a flagged roll carries no values.
+    public func roll(values: [Int]? = nil, flag: Roll.Flag = .ok, by player: String? = nil) throws {
+        try transaction {
+            let seat = try self.seat(of: player)
+            let dice = rules.dice
+            var roll: Roll
+            if flag != .ok {
+                roll = Roll(values: [], total: 0, flag: flag)
+            } else if let values {
+                guard values.count == dice.count else {
+                    throw GameError.refused("roll needs \(dice.count) value\(dice.count == 1 ? "" : "s") for \(dice), got \(values.count)")
+                }
+                if let bad = values.first(where: { !(1...(dice.exploding ? Int.max : dice.sides)).contains($0) }) {
+                    throw GameError.refused("a \(dice.sides)-sided die cannot show \(bad)")
+                }
+                roll = Roll(values: values, total: dice.kept(values).reduce(0, +) + dice.modifier)
+            } else {
+                let values = dice.roll { lua.random.integer(in: $0) }
+                roll = Roll(values: values, total: dice.kept(values).reduce(0, +) + dice.modifier)
+            }
+            host.rolls += 1
+            log(.roll(player: playerNames[seat - 1], roll: roll))
+            let playerTable = try playerValue(seat)
+            let previous = lua.get(playerTable.tableRef ?? g, "last_roll")
+            let rollTable = try lua.call(api.makeRoll, [
+                .table(lua.makeTable(array: roll.values.map { .integer(Int64($0)) })),
+                .integer(Int64(roll.total)), .string(roll.flag.rawValue), previous,
+            ], budget: .some(nil))[0]
+            try callHook("roll", [.table(g), playerTable, rollTable])
+            if roll.ok, let p = playerTable.tableRef, let r = rollTable.tableRef {
+                lua.set(r, "previous", .nil) // keep one roll of history, not a chain
+                lua.set(p, "last_roll", rollTable)
+            }
+        }
+    }
+
+    /// A named action from the rules' `actions` table, by `player` (default: current).
+    public func act(_ name: String, by player: String? = nil, arguments: [LuaValue] = []) throws {
+        try transaction {
+            guard case .table(let actions) = lua.get(rulesTable, "actions"), case .function(let f) = lua.get(actions, .string(name)) else {
+                let known = rules.actions.isEmpty ? "this game has none" : "this game has: " + rules.actions.joined(separator: ", ")
+                throw GameError.refused("unknown action '\(name)' (\(known))")
+            }
+            let seat = try self.seat(of: player)
+            try call(.function(f), [.table(g), try playerValue(seat)] + arguments)
+        }
+    }
+
+    /// Moves the game clock forward, firing due timers in order (equal deadlines in
+    /// the order they were set).
+    public func advance(by milliseconds: Int) throws {
+        guard milliseconds >= 0 else { throw GameError.refused("time cannot go backwards (\(milliseconds) ms)") }
+        try transaction(allowWhenOver: true) {
+            let target = host.now + milliseconds
+            while !isOver, let next = host.timers.enumerated().min(by: { ($0.element.due, $0.element.id) < ($1.element.due, $1.element.id) }),
+                  next.element.due <= target {
+                host.now = next.element.due
+                var fired = next.element
+                if let interval = fired.interval {
+                    fired.due += max(interval, 1)
+                    host.timers[next.offset] = fired
+                } else {
+                    host.timers.remove(at: next.offset)
+                }
+                try call(.function(fired.callback), [.table(g)])
+                try drainPendingTurns()
+            }
+            host.now = target
+        }
+    }
+
+    /// Starts a new game with the same players, params and rules (and a fresh seed
+    /// derived from the old one, so a replay stays exact).
+    public func restart() throws {
+        let saved = host
+        do {
+            host = HostState()
+            restarts += 1
+            try start()
+        } catch {
+            host = saved
+            throw error
+        }
+    }
+
+    // MARK: Internals
+
+    /// Runs one input with rollback of both the Lua data and the host state.
+    func transaction(allowWhenOver: Bool = false, _ body: () throws -> Void) throws {
+        if isOver && !allowWhenOver {
+            throw GameError.refused("the game is over (\(outcomeText)); use restart to play again")
+        }
+        guard transactional else {
+            try body()
+            try drainPendingTurns()
+            return
+        }
+        let savedHost = host
+        let savedRandom = lua.random.state
+        let snapshot = try lua.call(api.snapshot, [.table(g)], budget: .some(nil))
+        do {
+            try body()
+            try drainPendingTurns()
+        } catch {
+            _ = try? lua.call(api.restore, snapshot, budget: .some(nil))
+            host = savedHost
+            lua.random.state = savedRandom
+            throw error
+        }
+    }
+
+    var outcomeText: String {
+        switch host.outcome {
+        case .win(let p)?: return "\(p) won"
+        case .draw?: return "a draw"
+        case nil: return "in progress"
+        }
+    }
+
+    func log(_ kind: GameEvent.Kind) {
+        if recordsEvents { host.events.append(GameEvent(time: host.now, kind: kind)) }
+    }
+
+    func call(_ function: LuaValue, _ arguments: [LuaValue]) throws {
+        lua.set(g, "now", .integer(Int64(host.now)))
+        do { try lua.call(function, arguments) } catch let error as LuaError { throw GameError.script(error) }
+    }
+
+    func callHook(_ name: String, _ arguments: [LuaValue]) throws {
+        let hook = lua.get(rulesTable, .string(name))
+        guard case .function = hook else { return }
+        try call(hook, arguments)
+    }
+
+    /// Runs the turn hook for each `g:next_turn` a hook asked for.
+    func drainPendingTurns() throws {
+        var guardCount = 0
+        while let seat = host.pendingTurn, !isOver {
+            host.pendingTurn = nil
+            guardCount += 1
+            if guardCount > 1000 {
+                throw GameError.refused("the turn hook passed the turn 1000 times without waiting for input")
+            }
+            host.turns += 1
+            log(.turn(player: playerNames[seat - 1]))
+            try callHook("turn", [.table(g), try playerValue(seat)])
+        }
+    }
+
+    func playerValue(_ seat: Int) throws -> LuaValue {
+        guard case .table(let players) = lua.get(g, "players") else { throw GameError.refused("g.players is gone") }
+        return lua.get(players, .integer(Int64(seat)))
+    }
+
+    /// The seat (1-based) of a named player, or of the current one.
+    func seat(of name: String?) throws -> Int {
+        if let name {
+            guard let index = playerNames.firstIndex(of: name) else {
+                throw GameError.refused("no player named '\(name)' (players: \(playerNames.joined(separator: ", ")))")
+            }
+            return index + 1
+        }
+        guard case .table(let p) = lua.get(g, "current"), let seat = lua.get(p, "seat").intValue else {
+            throw GameError.refused("no current player")
+        }
+        return seat
+    }
+
+    func validatePlayers() throws {
+        guard (rules.minPlayers...rules.maxPlayers).contains(playerNames.count) else {
+            throw GameError.invalidRules("\(rules.name) needs \(rules.minPlayers == rules.maxPlayers ? "\(rules.minPlayers)" : "\(rules.minPlayers) to \(rules.maxPlayers)") players, got \(playerNames.count)", location: nil)
+        }
+        guard Set(playerNames).count == playerNames.count, !playerNames.contains(where: \.isEmpty) else {
+            throw GameError.invalidRules("player names must be distinct and non-empty: \(playerNames.joined(separator: ","))", location: nil)
+        }
+    }
+
+    /// Builds `g`, runs `setup`, and starts the first turn (unless setup did).
+    func start() throws {
+        lua.random.seed(restarts == 0 ? seed : seed &+ 0x9E37_79B9_7F4A_7C15 &* UInt64(restarts))
+        let players = playerNames.enumerated().map { index, name in
+            LuaValue.table(lua.makeTable(fields: [("name", .string(name)), ("seat", .integer(Int64(index + 1))), ("eliminated", .boolean(false))]))
+        }
+        let params = lua.makeTable(fields: rules.params.map { ($0.name, $0.value.luaValue) } + [("dice", .string(rules.dice.text))])
+        let table = try lua.call(api.newGame, [.table(lua.makeTable(array: players)), .table(params)], budget: .some(nil))
+        guard let newG = table.first?.tableRef else { throw GameError.refused("cannot create the game table") }
+        g = newG
+        lua.set(g, "current", players[0])
+        host.events.append(GameEvent(time: 0, kind: .start(players: playerNames, seed: seed)))
+        try transaction {
+            try callHook("setup", [.table(g)])
+            if host.pendingTurn == nil, !isOver, let seat = lua.get(lua.get(g, "current").tableRef ?? g, "seat").intValue {
+                host.pendingTurn = seat
+            }
+        }
+    }
+}
+
+extension Game {
+    /// Loads and validates a rule script without a particular table of players
+    /// (the smallest allowed number sit down): what `dicehost check` reports.
+    public static func check(rulesFile path: String, params: [(String, String)] = []) throws -> RuleSet {
+        do {
+            let probe = try Game(rulesFile: path, players: ["P1"], params: params)
+            return probe.rules
+        } catch GameError.invalidRules(let message, _) where message.contains(" players, got ") {
+            // Rules for more players: retry with as many as they need.
+            let needed = Int(message.components(separatedBy: "needs ").last?.prefix(while: \.isNumber) ?? "") ?? 2
+            return try Game(rulesFile: path, players: (1...max(needed, 2)).map { "P\($0)" }, params: params).rules
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+
+/// Something that happened in a game, stamped with the game clock (ms).
+public struct GameEvent: Equatable, Sendable, CustomStringConvertible {
+    public enum Kind: Equatable, Sendable {
+        case start(players: [String], seed: UInt64)
+        case turn(player: String)
+        case roll(player: String, roll: Roll)
+        case say(String)
+        case led(LEDCommand)
+        case custom(name: String, data: String)
+        case win(player: String)
+        case lose(player: String)
+        case draw
+        case eliminate(player: String)
+        case reload(String)
+        case error(String)
+    }
+
+    public var time: Int
+    public var kind: Kind
+
+    public init(time: Int, kind: Kind) {
+        self.time = time
+        self.kind = kind
+    }
+
+    /// The stable text form tests compare: "turn Ann", "roll Ann ⚂ ⚄ = 8", …
+    public var description: String {
+        switch kind {
+        case .start(let players, let seed): return "start \(players.joined(separator: ",")) seed=\(seed)"
+        case .turn(let p): return "turn \(p)"
+        case .roll(let p, let r): return "roll \(p) \(r)"
+        case .say(let text): return "say \(text)"
+        case .led(let command): return "led \(command)"
+        case .custom(let name, let data): return data.isEmpty ? "emit \(name)" : "emit \(name) \(data)"
+        case .win(let p): return "win \(p)"
+        case .lose(let p): return "lose \(p)"
+        case .draw: return "draw"
+        case .eliminate(let p): return "eliminate \(p)"
+        case .reload(let text): return "reload \(text)"
+        case .error(let text): return "error \(text)"
+        }
+    }
+
+    /// "[1500ms] turn Ann".
+    public var timestamped: String { "[\(time)ms] \(description)" }
+
+    /// One JSON object: {"t":1500,"type":"turn","player":"Ann"}.
+    public var json: String {
+        var fields: [(String, Any)] = [("t", time)]
+        switch kind {
+        case .start(let players, let seed): fields += [("type", "start"), ("players", players), ("seed", seed)]
+        case .turn(let p): fields += [("type", "turn"), ("player", p)]
+        case .roll(let p, let r):
+            fields += [("type", "roll"), ("player", p), ("values", r.values), ("total", r.total), ("flag", r.flag.rawValue)]
+        case .say(let text): fields += [("type", "say"), ("text", text)]
+        case .led(let c): fields += [("type", "led"), ("command", c.description), ("mask", c.mask.rawValue), ("priority", c.priority)]
+        case .custom(let name, let data): fields += [("type", "emit"), ("name", name), ("data", data)]
+        case .win(let p): fields += [("type", "win"), ("player", p)]
+        case .lose(let p): fields += [("type", "lose"), ("player", p)]
+        case .draw: fields += [("type", "draw")]
+        case .eliminate(let p): fields += [("type", "eliminate"), ("player", p)]
+        case .reload(let text): fields += [("type", "reload"), ("text", text)]
+        case .error(let text): fields += [("type", "error"), ("text", text)]
+        }
+        return "{" + fields.map { "\(Self.quote($0.0)):\(Self.encode($0.1))" }.joined(separator: ",") + "}"
+    }
+
+    static func encode(_ value: Any) -> String {
+        switch value {
+        case let s as String: return quote(s)
+        case let a as [String]: return "[" + a.map(quote).joined(separator: ",") + "]"
+        case let a as [Int]: return "[" + a.map(String.init).joined(separator: ",") + "]"
+        default: return "\(value)"
+        }
+    }
+
+    static func quote(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            default:
+                if scalar.value < 0x20 { out += String(format: "\\u%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
+            }
+        }
+        return out + "\""
+    }
+}

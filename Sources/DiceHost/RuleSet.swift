@@ -1,0 +1,175 @@
+import Lua
+
+/// A rule script's declaration, validated: what `rules{...}` said, plus which hooks
+/// the returned table defines.
+public struct RuleSet: Sendable {
+    /// A variant knob with its default; overrides must have the same type.
+    public enum Param: Equatable, Sendable, CustomStringConvertible {
+        case integer(Int64), number(Double), string(String), boolean(Bool)
+
+        public var typeName: String {
+            switch self {
+            case .integer: return "an integer"
+            case .number: return "a number"
+            case .string: return "a string"
+            case .boolean: return "a boolean"
+            }
+        }
+
+        public var description: String {
+            switch self {
+            case .integer(let i): return String(i)
+            case .number(let d): return LuaValue.format(d)
+            case .string(let s): return s
+            case .boolean(let b): return b ? "true" : "false"
+            }
+        }
+
+        var luaValue: LuaValue {
+            switch self {
+            case .integer(let i): return .integer(i)
+            case .number(let d): return .number(d)
+            case .string(let s): return .string(s)
+            case .boolean(let b): return .boolean(b)
+            }
+        }
+
+        /// Parses `text` (from `--set key=text`) as the same type as this default.
+        func parse(_ text: String) -> Param? {
+            switch self {
+            case .integer: return Int64(text).map(Param.integer)
+            case .number: return Double(text).map(Param.number)
+            case .string: return .string(text)
+            case .boolean:
+                switch text.lowercased() {
+                case "true", "yes", "on", "1": return .boolean(true)
+                case "false", "no", "off", "0": return .boolean(false)
+                default: return nil
+                }
+            }
+        }
+    }
+
+    public var name: String
+    public var minPlayers: Int
+    public var maxPlayers: Int
+    public var dice: DiceNotation
+    public var params: [(name: String, value: Param)]
+    public var actions: [String]
+    public var hooks: Set<String>
+    /// The script file and line of the `rules{...}` call.
+    public var location: String
+
+    public func param(_ name: String) -> Param? { params.first(where: { $0.name == name })?.value }
+
+    /// Applies `--set` overrides, each checked against its declared type; `dice` may
+    /// always be overridden with dice notation.
+    public func applying(_ overrides: [(String, String)]) throws -> RuleSet {
+        var result = self
+        for (key, text) in overrides {
+            if key == "dice", param("dice") == nil {
+                do { result.dice = try DiceNotation(text) } catch { throw GameError.invalidRules("\(error)", location: nil) }
+                continue
+            }
+            guard let index = result.params.firstIndex(where: { $0.name == key }) else {
+                let known = params.map(\.name) + (param("dice") == nil ? ["dice"] : [])
+                throw GameError.invalidRules("unknown param '\(key)' (this game has: \(known.joined(separator: ", ")))", location: nil)
+            }
+            guard let value = result.params[index].value.parse(text) else {
+                throw GameError.invalidRules("param '\(key)' must be \(result.params[index].value.typeName), got '\(text)'", location: nil)
+            }
+            result.params[index].value = value
+            if key == "dice", case .string(let notation) = value {
+                do { result.dice = try DiceNotation(notation) } catch { throw GameError.invalidRules("\(error)", location: nil) }
+            }
+        }
+        return result
+    }
+
+    /// A few lines for `dicehost check`.
+    public var summary: String {
+        var lines = ["\(name): \(minPlayers == maxPlayers ? "\(minPlayers)" : "\(minPlayers)-\(maxPlayers)") players, dice \(dice)"]
+        if !params.isEmpty { lines.append("params: " + params.map { "\($0.name)=\($0.value)" }.joined(separator: ", ")) }
+        if !actions.isEmpty { lines.append("actions: " + actions.joined(separator: ", ")) }
+        lines.append("hooks: " + hooks.sorted().joined(separator: ", "))
+        return lines.joined(separator: "\n")
+    }
+
+    static let knownHooks = ["setup", "turn", "roll", "bot", "migrate"]
+
+    /// Validates a `rules{...}` declaration table (raised at the script's line).
+    static func declaration(from table: LuaRef, in lua: LuaState, location: String) throws -> RuleSet {
+        func fail(_ message: String) -> LuaCall.Failure { .argument(1, message) }
+        guard case .string(let name) = lua.get(table, "name"), !name.isEmpty else {
+            throw fail("name must be a non-empty string")
+        }
+        var minPlayers = 1, maxPlayers = 1
+        switch lua.get(table, "players") {
+        case .nil: break
+        case .integer(let n): minPlayers = Int(n); maxPlayers = Int(n)
+        case .table(let range):
+            let bounds = lua.array(range).compactMap(\.intValue)
+            guard bounds.count == 2, lua.length(range) == 2 else { throw fail("players must be {min, max}, e.g. {2, 4}") }
+            (minPlayers, maxPlayers) = (bounds[0], bounds[1])
+        case let other: throw fail("players must be {min, max} or a number, got \(other.typeName)")
+        }
+        guard minPlayers >= 1, minPlayers <= maxPlayers, maxPlayers <= 16 else {
+            throw fail("players must be {min, max} with 1 <= min <= max <= 16, got {\(minPlayers), \(maxPlayers)}")
+        }
+        var dice = try DiceNotation("1d6")
+        switch lua.get(table, "dice") {
+        case .nil: break
+        case .string(let text):
+            do { dice = try DiceNotation(text) } catch { throw fail("\(error)") }
+        case let other: throw fail("dice must be dice notation like \"2d6\", got \(other.typeName)")
+        }
+        var params: [(name: String, value: Param)] = []
+        switch lua.get(table, "params") {
+        case .nil: break
+        case .table(let t):
+            for (key, value) in lua.entries(t) {
+                guard case .string(let key) = key else { throw fail("params keys must be names, got \(key.typeName)") }
+                switch value {
+                case .integer(let i): params.append((key, .integer(i)))
+                case .number(let d): params.append((key, .number(d)))
+                case .string(let s): params.append((key, .string(s)))
+                case .boolean(let b): params.append((key, .boolean(b)))
+                default: throw fail("param '\(key)' must default to a number, string or boolean, got \(value.typeName)")
+                }
+            }
+        case let other: throw fail("params must be a table of defaults, got \(other.typeName)")
+        }
+        if case .string(let notation)? = params.first(where: { $0.name == "dice" })?.value {
+            do { dice = try DiceNotation(notation) } catch { throw fail("param dice: \(error)") }
+        }
+        return RuleSet(name: name, minPlayers: minPlayers, maxPlayers: maxPlayers, dice: dice, params: params,
+                       actions: [], hooks: [], location: location)
+    }
+
+    /// Completes the declaration with the hooks the returned table defines.
+    mutating func readHooks(from table: LuaRef, in lua: LuaState) throws {
+        hooks = Set(Self.knownHooks.filter { if case .function = lua.get(table, .string($0)) { return true } else { return false } })
+        for hook in Self.knownHooks {
+            let value = lua.get(table, .string(hook))
+            if !value.isNil, case .function = value {} else if !value.isNil {
+                throw GameError.invalidRules("\(hook) must be a function, got \(value.typeName)", location: location)
+            }
+        }
+        guard hooks.contains("roll") else {
+            throw GameError.invalidRules("rules '\(name)' define no roll hook: add function <rules>.roll(g, p, r)", location: location)
+        }
+        switch lua.get(table, "actions") {
+        case .nil: actions = []
+        case .table(let t):
+            actions = []
+            for (key, value) in lua.entries(t) {
+                guard case .string(let name) = key, case .function = value else {
+                    throw GameError.invalidRules("actions must map names to functions, got \(key) = \(value.typeName)", location: location)
+                }
+                actions.append(name)
+            }
+        case let other:
+            throw GameError.invalidRules("actions must be a table of functions, got \(other.typeName)", location: location)
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import Lua
+
+/// The functions of the runtime prelude the host calls directly.
+struct RuntimeAPI {
+    var newGame: LuaValue
+    var makeRoll: LuaValue
+    var snapshot: LuaValue
+    var restore: LuaValue
+    var setQuiet: LuaValue
+
+    static let placeholder = RuntimeAPI(newGame: .nil, makeRoll: .nil, snapshot: .nil, restore: .nil, setQuiet: .nil)
+}
+
+extension Game {
+    /// Installs `rules`, `dice`, `led`, `timer`, `cards` and the methods of `g`.
+    func installLibraries() throws -> RuntimeAPI {
+        let hostTable = lua.makeTable(fields: gameFunctions().map { ($0.0, lua.function($0.1)) })
+        let chunk = try lua.load(RuntimePrelude.source, chunkName: RuntimePrelude.chunkName)
+        guard let exports = try lua.call(.function(chunk), [.table(hostTable)], budget: .some(nil)).first?.tableRef else {
+            throw GameError.refused("the runtime prelude returned nothing")
+        }
+        let globals = lua.globals
+        for name in ["rules", "timer", "cards"] { lua.set(globals, .string(name), lua.get(exports, .string(name))) }
+        let dice = lua.register(library: "dice", diceFunctions())
+        lua.set(dice, "glyph", lua.get(exports, "glyph"))
+        installDiceRoll(into: dice, makeRoll: lua.get(exports, "make_roll"))
+        let led = lua.register(library: "led", ledFunctions())
+        lua.set(led, "ALL", .integer(63))
+        return RuntimeAPI(newGame: lua.get(exports, "new_game"), makeRoll: lua.get(exports, "make_roll"),
+                          snapshot: lua.get(exports, "snapshot"), restore: lua.get(exports, "restore"),
+                          setQuiet: lua.get(exports, "set_quiet"))
+    }
+
+    /// Runs the script and finds the rule table it returns.
+    func loadRules(source: String) throws -> (RuleSet, LuaRef) {
+        let results: [LuaValue]
+        do {
+            results = try lua.call(.function(lua.load(source, chunkName: sourcePath)))
+        } catch let error as LuaError {
+            throw GameError.script(error)
+        }
+        guard case .table(let table)? = results.first,
+              var rules = declared.last(where: { $0.table == table })?.rules else {
+            throw GameError.invalidRules("the script must return the table made by rules{...} (it returned \(results.first?.typeName ?? "nothing"))",
+                                         location: sourcePath)
+        }
+        try rules.readHooks(from: table, in: lua)
+        rules = try rules.applying(overrides)
+        return (rules, table)
+    }
+}

@@ -1,0 +1,137 @@
+/// The Lua half of the scripting API: thin wrappers that give the host functions
+/// their Lua shape (methods on `g`, timer handles, printable rolls and cards) and the
+/// snapshot/restore pair that makes every input a transaction. It runs in the sandbox
+/// with chunk name "dicehost-runtime"; its locals are out of the scripts' reach.
+enum RuntimePrelude {
+    static let chunkName = "dicehost-runtime"
+    static let source = #"""
+    local host = ...
+    local format, concat, select, type, tostring, next, setmetatable, rawget =
+      string.format, table.concat, select, type, tostring, next, setmetatable, rawget
+    local quiet = false
+
+    -- g: the game, passed to every hook. Data lives in its fields; methods here.
+    local G = {}
+    G.__index = G
+    function G:say(fmt, ...)
+      if quiet then return end
+      if select("#", ...) > 0 then fmt = format(fmt, ...) end
+      host.say(tostring(fmt))
+    end
+    function G:emit(name, data) host.emit(name, data ~= nil and tostring(data) or nil) end
+    function G:next_turn(p) host.next_turn(p) end
+    function G:win(p) host.finish("win", p) end
+    function G:lose(p) host.finish("lose", p) end
+    function G:draw() host.finish("draw") end
+    function G:eliminate(p) host.finish("eliminate", p) end
+    function G:record(metric, value) host.record(metric, value) end
+    function G:player(name) for _, p in ipairs(self.players) do if p.name == name then return p end end end
+    function G:is_over() return host.is_over() end
+
+    -- Rolls print with die glyphs: "⚂ ⚄ = 8".
+    local glyphs = {"⚀", "⚁", "⚂", "⚃", "⚄", "⚅"}
+    local function glyph(n) return glyphs[n] or ("[" .. tostring(n) .. "]") end
+    local Roll = {}
+    Roll.__index = Roll
+    Roll.__tostring = function(r)
+      if not r.ok then return r.flag end
+      local faces = {}
+      for i, v in ipairs(r.values) do faces[i] = glyph(v) end
+      if #r.values == 1 and r.total == r.values[1] then return faces[1] end
+      return concat(faces, " ") .. " = " .. r.total
+    end
+    local function make_roll(values, total, flag, previous)
+      local doubles = #values > 1
+      for i = 2, #values do if values[i] ~= values[1] then doubles = false end end
+      return setmetatable({values = values, value = values[1], total = total, flag = flag,
+                           ok = flag == "ok", doubles = doubles, previous = previous}, Roll)
+    end
+
+    -- Timers: handles with :cancel().
+    local Timer = {}
+    Timer.__index = Timer
+    function Timer:cancel() host.cancel(self.id) end
+    local timer = {
+      after = function(ms, fn) return setmetatable({id = host.after(ms, fn, false)}, Timer) end,
+      every = function(ms, fn) return setmetatable({id = host.after(ms, fn, true)}, Timer) end,
+    }
+
+    -- Cards: a 52-card deck, shuffled by the game's generator.
+    local Card = {}
+    Card.__index = Card
+    local rank_names = {"A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"}
+    Card.__tostring = function(c) return rank_names[c.rank] .. c.suit end
+    Card.__eq = function(a, b) return a.rank == b.rank and a.suit == b.suit end
+    local cards = {}
+    function cards.deck()
+      local deck = {}
+      for _, suit in ipairs({"♠", "♥", "♦", "♣"}) do
+        for rank = 1, 13 do deck[#deck + 1] = setmetatable({rank = rank, suit = suit}, Card) end
+      end
+      return deck
+    end
+    function cards.shuffle(t)
+      for i = #t, 2, -1 do
+        local j = math.random(i)
+        t[i], t[j] = t[j], t[i]
+      end
+      return t
+    end
+    function cards.name(c) return tostring(c) end
+
+    -- rules{...} declares a rule set; rules.extend(base, {...}) makes a variant.
+    local rules = setmetatable({}, {__call = function(_, declaration) return host.declare(declaration) end})
+    function rules.extend(base, changes)
+      if type(base) ~= "table" then error("bad argument #1 to 'extend' (rule table expected, got " .. type(base) .. ")", 2) end
+      local variant = {}
+      for k, v in next, base do variant[k] = v end
+      local params = {}
+      for k, v in next, base.params or {} do params[k] = v end
+      for k, v in next, (changes or {}).params or {} do params[k] = v end
+      local actions = {}
+      for k, v in next, base.actions or {} do actions[k] = v end
+      variant.actions = actions
+      for k, v in next, changes or {} do if k ~= "params" then variant[k] = v end end
+      variant.params = params
+      variant.base = base
+      return host.declare(variant)
+    end
+
+    -- Transactions: a copy of every table reachable from g, and its restoration in place
+    -- (so references the script holds stay valid).
+    local function snapshot(root)
+      local copies = {}
+      local function copy(t)
+        if copies[t] then return end
+        local c = {}
+        copies[t] = c
+        for k, v in next, t do
+          c[k] = v
+          if type(v) == "table" then copy(v) end
+          if type(k) == "table" then copy(k) end
+        end
+      end
+      copy(root)
+      return copies
+    end
+    local function restore(copies)
+      for original, c in next, copies do
+        local keys = {}
+        for k in next, original do keys[#keys + 1] = k end
+        for _, k in ipairs(keys) do original[k] = nil end
+        for k, v in next, c do original[k] = v end
+      end
+    end
+
+    local function new_game(players, params)
+      return setmetatable({players = players, state = {}, params = params, now = 0}, G)
+    end
+    local function set_quiet(q) quiet = q end
+
+    return {
+      rules = rules, timer = timer, cards = cards, glyph = glyph,
+      new_game = new_game, make_roll = make_roll, snapshot = snapshot, restore = restore,
+      set_quiet = set_quiet,
+    }
+    """#
+}

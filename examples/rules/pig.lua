@@ -1,0 +1,48 @@
+-- Pig, with a twist: roll to add to your turn total, "hold" to bank it; a 1 loses
+-- the turn total. First to the target wins. Written from docs/scripting.md alone.
+local pig = rules {
+  name = "Pig", players = {2, 4}, dice = "1d6",
+  params = { target = 20 },
+}
+
+function pig.setup(g)
+  g.state.turn_total = 0
+  for _, p in ipairs(g.players) do p.score = 0 end
+end
+
+function pig.turn(g, p)
+  g.state.turn_total = 0
+  g:say("%s to roll (score %d)", p.name, p.score)
+end
+
+function pig.roll(g, p, r)
+  if r.value == 1 then
+    g:say("%s rolled %s and loses %d", p.name, tostring(r), g.state.turn_total)
+    led.blink(led.ALL, "red", {on = 100, cycle = 200, count = 2, priority = 1})
+    g:next_turn()
+    return
+  end
+  g.state.turn_total = g.state.turn_total + r.value
+  led.blink(led.face(r.value), "green", {on = 100, cycle = 50, count = 3})
+  if p.score + g.state.turn_total >= g.params.target then
+    p.score = p.score + g.state.turn_total
+    g:win(p)
+  end
+end
+
+pig.actions = {
+  hold = function(g, p)
+    if p ~= g.current then error("it is not " .. p.name .. "'s turn", 2) end
+    p.score = p.score + g.state.turn_total
+    g:say("%s holds at %d", p.name, p.score)
+    g:record("held", g.state.turn_total)
+    g:next_turn()
+  end,
+}
+
+function pig.bot(g, p)
+  if g.state.turn_total >= 10 then return "hold" end
+  return "roll"
+end
+
+return pig
