@@ -29,6 +29,7 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "bench-calls", dependencies: ["Lua"], path: "bench/calls"),
+        .executableTarget(name: "bench-roll", dependencies: ["DiceHost"], path: "bench/roll"),
         .testTarget(name: "LuaTests", dependencies: ["Lua"]),
         .testTarget(name: "DiceHostTests", dependencies: ["DiceHost"]),
         .testTarget(name: "dicehostTests", dependencies: ["dicehost"]),

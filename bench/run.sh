@@ -4,3 +4,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 echo "== host call overhead (bench/calls)"
 .build/release/bench-calls
+echo "== one roll through a hook (bench/roll)"
+.build/release/bench-roll

@@ -147,7 +147,8 @@ static void clua_hook(lua_State *L, lua_Debug *ar) {
         c->budget_remaining -= CLUA_HOOK_STEP;
         if (c->budget_remaining > 0) return;
         c->budget_tripped = 1;
-        if (lua_getinfo(L, "Sl", ar) && ar->currentline > 0 && ar->source[0] == '@') {
+        if (lua_getinfo(L, "Sl", ar) && ar->currentline > 0 && ar->source[0] == '@'
+            && strncmp(ar->source, "@dicehost-", 10) != 0) {
             c->last_line = ar->currentline;
             strncpy(c->last_source, ar->source + 1, sizeof(c->last_source) - 1);
         }

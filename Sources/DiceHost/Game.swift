@@ -18,10 +18,10 @@ public final class Game {
         case draw
     }
 
-    /// Everything the host keeps outside Lua; copied for rollback.
+    /// Everything the host keeps outside Lua; copied for rollback (small: the growing
+    /// event log and metrics live outside it and roll back by truncation).
     struct HostState {
         var now = 0
-        var events: [GameEvent] = []
         var timers: [ScheduledTimer] = []
         var nextTimerID = 1
         var led = LEDTimeline()
@@ -29,7 +29,6 @@ public final class Game {
         var pendingTurn: Int?
         var rolls = 0
         var turns = 0
-        var metrics: [(String, Double)] = []
     }
 
     struct ScheduledTimer {
@@ -55,10 +54,22 @@ public final class Game {
     public var transactional = true
 
     var host = HostState()
+    var eventLog: [GameEvent] = []
+    var recordedMetrics: [(String, Double)] = []
     var api: RuntimeAPI
     var rulesTable: LuaRef
     var g: LuaRef
     var declared: [(table: LuaRef, rules: RuleSet)] = []
+    /// The hooks of the current rule table, read once per load (and per reload).
+    var hooks = Hooks()
+    /// The player tables, by seat - 1 (the same tables as g.players).
+    var playerTables: [LuaValue] = []
+    var clockSeenByLua: Int?
+    lazy var flagValues: [Roll.Flag: LuaValue] = Dictionary(uniqueKeysWithValues: Roll.Flag.allCases.map { ($0, .string($0.rawValue)) })
+
+    struct Hooks {
+        var setup: LuaValue = .nil, turn: LuaValue = .nil, roll: LuaValue = .nil, bot: LuaValue = .nil
+    }
     var restarts = 0
 
     /// Loads a rule script and starts a game.
@@ -88,19 +99,20 @@ public final class Game {
         lua.output = { [unowned self] text in self.log(.say(text)) }
         api = try installLibraries()
         (rules, rulesTable) = try loadRules(source: source)
+        readHooks()
         try validatePlayers()
         try start()
     }
 
     // MARK: Reading the game
 
-    public var events: [GameEvent] { host.events }
+    public var events: [GameEvent] { eventLog }
     public var now: Int { host.now }
     public var outcome: Outcome? { host.outcome }
     public var isOver: Bool { host.outcome != nil }
     public var rollCount: Int { host.rolls }
     public var turnCount: Int { host.turns }
-    public var metrics: [(String, Double)] { host.metrics }
+    public var metrics: [(String, Double)] { recordedMetrics }
     public var led: LEDTimeline { host.led }
 
     /// The player whose turn it is.
@@ -144,17 +156,9 @@ public final class Game {
             }
             host.rolls += 1
             log(.roll(player: playerNames[seat - 1], roll: roll))
-            let playerTable = try playerValue(seat)
-            let previous = lua.get(playerTable.tableRef ?? g, "last_roll")
-            let rollTable = try lua.call(api.makeRoll, [
-                .table(lua.makeTable(array: roll.values.map { .integer(Int64($0)) })),
-                .integer(Int64(roll.total)), .string(roll.flag.rawValue), previous,
-            ], budget: .some(nil))[0]
-            try callHook("roll", [.table(g), playerTable, rollTable])
-            if roll.ok, let p = playerTable.tableRef, let r = rollTable.tableRef {
-                lua.set(r, "previous", .nil) // keep one roll of history, not a chain
-                lua.set(p, "last_roll", rollTable)
-            }
+            var arguments: [LuaValue] = [hooks.roll, .table(g), try playerValue(seat), .integer(Int64(roll.total)), flagValues[roll.flag] ?? .nil]
+            for value in roll.values { arguments.append(.integer(Int64(value))) }
+            try call(api.rollInput, arguments)
         }
     }
 
@@ -196,13 +200,16 @@ public final class Game {
     /// Starts a new game with the same players, params and rules (and a fresh seed
     /// derived from the old one, so a replay stays exact).
     public func restart() throws {
-        let saved = host
+        let saved = (host, eventLog.count, recordedMetrics.count)
         do {
             host = HostState()
             restarts += 1
             try start()
         } catch {
-            host = saved
+            host = saved.0
+            eventLog.removeSubrange(saved.1...)
+            recordedMetrics.removeSubrange(saved.2...)
+            restarts -= 1
             throw error
         }
     }
@@ -220,6 +227,7 @@ public final class Game {
             return
         }
         let savedHost = host
+        let (eventCount, metricCount) = (eventLog.count, recordedMetrics.count)
         let savedRandom = lua.random.state
         let snapshot = try lua.call(api.snapshot, [.table(g)], budget: .some(nil))
         do {
@@ -228,6 +236,8 @@ public final class Game {
         } catch {
             _ = try? lua.call(api.restore, snapshot, budget: .some(nil))
             host = savedHost
+            eventLog.removeSubrange(eventCount...)
+            recordedMetrics.removeSubrange(metricCount...)
             lua.random.state = savedRandom
             throw error
         }
@@ -242,16 +252,18 @@ public final class Game {
     }
 
     func log(_ kind: GameEvent.Kind) {
-        if recordsEvents { host.events.append(GameEvent(time: host.now, kind: kind)) }
+        if recordsEvents { eventLog.append(GameEvent(time: host.now, kind: kind)) }
     }
 
     func call(_ function: LuaValue, _ arguments: [LuaValue]) throws {
-        lua.set(g, "now", .integer(Int64(host.now)))
+        if clockSeenByLua != host.now {
+            lua.set(g, "now", .integer(Int64(host.now)))
+            clockSeenByLua = host.now
+        }
         do { try lua.call(function, arguments) } catch let error as LuaError { throw GameError.script(error) }
     }
 
-    func callHook(_ name: String, _ arguments: [LuaValue]) throws {
-        let hook = lua.get(rulesTable, .string(name))
+    func callHook(_ hook: LuaValue, _ arguments: [LuaValue]) throws {
         guard case .function = hook else { return }
         try call(hook, arguments)
     }
@@ -267,13 +279,13 @@ public final class Game {
             }
             host.turns += 1
             log(.turn(player: playerNames[seat - 1]))
-            try callHook("turn", [.table(g), try playerValue(seat)])
+            try callHook(hooks.turn, [.table(g), try playerValue(seat)])
         }
     }
 
     func playerValue(_ seat: Int) throws -> LuaValue {
-        guard case .table(let players) = lua.get(g, "players") else { throw GameError.refused("g.players is gone") }
-        return lua.get(players, .integer(Int64(seat)))
+        guard playerTables.indices.contains(seat - 1) else { throw GameError.refused("no player in seat \(seat)") }
+        return playerTables[seat - 1]
     }
 
     /// The seat (1-based) of a named player, or of the current one.
@@ -306,13 +318,15 @@ public final class Game {
             LuaValue.table(lua.makeTable(fields: [("name", .string(name)), ("seat", .integer(Int64(index + 1))), ("eliminated", .boolean(false))]))
         }
         let params = lua.makeTable(fields: rules.params.map { ($0.name, $0.value.luaValue) } + [("dice", .string(rules.dice.text))])
+        playerTables = players
         let table = try lua.call(api.newGame, [.table(lua.makeTable(array: players)), .table(params)], budget: .some(nil))
         guard let newG = table.first?.tableRef else { throw GameError.refused("cannot create the game table") }
         g = newG
+        clockSeenByLua = nil
         lua.set(g, "current", players[0])
-        host.events.append(GameEvent(time: 0, kind: .start(players: playerNames, seed: seed)))
+        eventLog.append(GameEvent(time: 0, kind: .start(players: playerNames, seed: seed)))
         try transaction {
-            try callHook("setup", [.table(g)])
+            try callHook(hooks.setup, [.table(g)])
             if host.pendingTurn == nil, !isOver, let seat = lua.get(lua.get(g, "current").tableRef ?? g, "seat").intValue {
                 host.pendingTurn = seat
             }
@@ -332,5 +346,12 @@ extension Game {
             let needed = Int(message.components(separatedBy: "needs ").last?.prefix(while: \.isNumber) ?? "") ?? 2
             return try Game(rulesFile: path, players: (1...max(needed, 2)).map { "P\($0)" }, params: params).rules
         }
+    }
+}
+
+extension Game {
+    func readHooks() {
+        hooks = Hooks(setup: lua.get(rulesTable, "setup"), turn: lua.get(rulesTable, "turn"),
+                      roll: lua.get(rulesTable, "roll"), bot: lua.get(rulesTable, "bot"))
     }
 }

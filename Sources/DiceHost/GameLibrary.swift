@@ -57,7 +57,7 @@ extension Game {
                 return 0
             }),
             ("record", { [unowned self] call in
-                host.metrics.append((try call.string(1), try call.number(2)))
+                recordedMetrics.append((try call.string(1), try call.number(2)))
                 return 0
             }),
             ("is_over", { [unowned self] call in call.push(.boolean(isOver)) }),

@@ -4,11 +4,12 @@ import Lua
 struct RuntimeAPI {
     var newGame: LuaValue
     var makeRoll: LuaValue
+    var rollInput: LuaValue
     var snapshot: LuaValue
     var restore: LuaValue
     var setQuiet: LuaValue
 
-    static let placeholder = RuntimeAPI(newGame: .nil, makeRoll: .nil, snapshot: .nil, restore: .nil, setQuiet: .nil)
+    static let placeholder = RuntimeAPI(newGame: .nil, makeRoll: .nil, rollInput: .nil, snapshot: .nil, restore: .nil, setQuiet: .nil)
 }
 
 extension Game {
@@ -27,6 +28,7 @@ extension Game {
         let led = lua.register(library: "led", ledFunctions())
         lua.set(led, "ALL", .integer(63))
         return RuntimeAPI(newGame: lua.get(exports, "new_game"), makeRoll: lua.get(exports, "make_roll"),
+                          rollInput: lua.get(exports, "roll_input"),
                           snapshot: lua.get(exports, "snapshot"), restore: lua.get(exports, "restore"),
                           setQuiet: lua.get(exports, "set_quiet"))
     }

@@ -123,6 +123,13 @@ enum RuntimePrelude {
       end
     end
 
+    -- One Lua call per roll: build the roll, run the hook, keep it as the player's last.
+    local function roll_input(hook, g, p, total, flag, ...)
+      local r = make_roll({...}, total, flag, rawget(p, "last_roll"))
+      hook(g, p, r)
+      if r.ok then r.previous = nil; p.last_roll = r end
+    end
+
     local function new_game(players, params)
       return setmetatable({players = players, state = {}, params = params, now = 0}, G)
     end
@@ -130,7 +137,7 @@ enum RuntimePrelude {
 
     return {
       rules = rules, timer = timer, cards = cards, glyph = glyph,
-      new_game = new_game, make_roll = make_roll, snapshot = snapshot, restore = restore,
+      new_game = new_game, make_roll = make_roll, roll_input = roll_input, snapshot = snapshot, restore = restore,
       set_quiet = set_quiet,
     }
     """#

@@ -49,6 +49,11 @@ extension LuaError {
     init(kind: Kind, luaMessage: String, traceback: String?) {
         if let (file, line, rest) = Self.splitLocation(luaMessage) {
             self.init(kind: kind, message: rest, file: file, line: line, traceback: traceback)
+            // An error inside the host's own Lua wrappers is reported at the script's line.
+            if file.hasPrefix("dicehost-"), let traceback, let (scriptFile, scriptLine) = Self.firstScriptFrame(traceback) {
+                self.file = scriptFile
+                self.line = scriptLine
+            }
         } else if let traceback, let (file, line) = Self.firstScriptFrame(traceback) {
             self.init(kind: kind, message: luaMessage, file: file, line: line, traceback: traceback)
         } else {

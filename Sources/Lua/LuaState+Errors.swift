@@ -27,7 +27,7 @@ extension LuaState {
                 error.line = Int(c.last_line)
             }
         case .instructionBudget, .interrupted:
-            if c.last_line > 0, error.file == nil || error.file == Self.preludeChunkName {
+            if c.last_line > 0 {
                 error.file = lastSampledSource()
                 error.line = Int(c.last_line)
             }
