@@ -4,7 +4,7 @@
 # Note: SwiftPM does not always notice edits to Sources/CLua/shim.h; `make clean-clua`
 # forces the Lua module to rebuild after changing it.
 
-RULES ?= rules/hello.lua
+RULES ?= examples/rules/pig.lua
 SWIFT_BUILD_FLAGS ?=
 
 .PHONY: deps build play test bench clean clean-clua
@@ -15,9 +15,8 @@ deps:
 build: deps
 	swift build $(SWIFT_BUILD_FLAGS)
 
-# Until the REPL lands, play checks a shipped script in the sandbox.
 play: build
-	.build/debug/dicehost check $(RULES)
+	.build/debug/dicehost play $(RULES)
 
 test: deps
 	swift build --build-tests $(SWIFT_BUILD_FLAGS)

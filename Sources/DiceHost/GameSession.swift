@@ -1,0 +1,163 @@
+import Foundation
+import Lua
+
+/// The text commands of a play session (what the REPL and transcripts type), run
+/// against a game. Each command returns the lines to show: the events it caused,
+/// or a clear error; a failed command leaves the game as it was.
+///
+///     let session = GameSession(game: game)
+///     session.run("roll 3 4")     // ["roll Ann ⚂ ⚃ = 7", "say …", "turn Bob"]
+public final class GameSession {
+    public let game: Game
+    /// Set when a rule script failed during the session (exit status 1).
+    public private(set) var sawRuleError = false
+
+    public init(game: Game) {
+        self.game = game
+    }
+
+    public struct Reply {
+        public var lines: [String]
+        public var quit = false
+    }
+
+    static let help: [(String, String)] = [
+        ("roll [V...|tilt|short]", "roll the declared dice, given values, or a flagged roll"),
+        ("ACTION [ARGS...]", "an action the rules declare, as the current player"),
+        ("as NAME COMMAND", "act as another player, e.g. 'as Bob snap'"),
+        ("tick DURATION", "advance the game clock, e.g. 'tick 500ms', 'tick 2s'"),
+        ("state", "show g.state and the players"),
+        ("players", "list the players"),
+        ("log [N]", "show the last N events (all by default)"),
+        ("led", "what each face shows now"),
+        ("restart", "start a new game with the same players"),
+        ("help", "list the commands"),
+        ("quit", "leave"),
+    ]
+
+    /// Runs one command line.
+    public func run(_ line: String) -> Reply {
+        let words = line.split(whereSeparator: \.isWhitespace).map(String.init)
+        guard let command = words.first, !command.hasPrefix("#") else { return Reply(lines: []) }
+        let before = game.events.count
+        do {
+            let extra = try execute(command, Array(words.dropFirst()), player: nil)
+            if let extra { return Reply(lines: extra, quit: extra == Self.quitMarker) }
+        } catch let error as GameError {
+            if case .script = error { sawRuleError = true }
+            return Reply(lines: ["error: \(error)"])
+        } catch {
+            return Reply(lines: ["error: \(error)"])
+        }
+        return Reply(lines: game.events.dropFirst(before).map(\.description))
+    }
+
+    static let quitMarker = ["bye"]
+
+    /// Runs a command; returns lines to show instead of the new events, if any.
+    func execute(_ command: String, _ args: [String], player: String?) throws -> [String]? {
+        switch command {
+        case "quit", "exit": return Self.quitMarker
+        case "help":
+            return Self.help.map { "\($0.0.padding(toLength: 24, withPad: " ", startingAt: 0)) \($0.1)" }
+                + (game.rules.actions.isEmpty ? [] : ["actions: " + game.rules.actions.joined(separator: ", ")])
+        case "as":
+            guard args.count >= 2 else { throw GameError.refused("usage: as NAME COMMAND") }
+            return try execute(args[1], Array(args.dropFirst(2)), player: args[0])
+        case "roll":
+            switch args.first {
+            case nil: try game.roll(by: player)
+            case "tilt": try game.roll(flag: .tilt, by: player)
+            case "short", "too_short": try game.roll(flag: .tooShort, by: player)
+            default:
+                let values = try args.map { arg -> Int in
+                    guard let v = Int(arg) else { throw GameError.refused("roll takes numbers, 'tilt' or 'short', got '\(arg)'") }
+                    return v
+                }
+                try game.roll(values: values, by: player)
+            }
+            return nil
+        case "tick":
+            guard args.count == 1, let ms = Self.milliseconds(args[0]) else {
+                throw GameError.refused("usage: tick DURATION, e.g. 'tick 500ms' or 'tick 2s'")
+            }
+            try game.advance(by: ms)
+            return nil
+        case "state": return describeState()
+        case "players":
+            return game.playerNames.map { name in
+                let marker = name == game.currentPlayer ? "* " : "  "
+                return marker + name + (game.lua.get(game.player(name).tableRef ?? game.gameTable, "eliminated").isTruthy ? " (out)" : "")
+            }
+        case "log":
+            let all = game.events.map(\.timestamped)
+            guard let n = args.first.flatMap(Int.init) else { return all }
+            return Array(all.suffix(n))
+        case "led":
+            return game.led.colors(at: game.now).enumerated().map { "face \($0.offset + 1): \($0.element)" }
+        case "restart":
+            try game.restart()
+            return nil
+        default:
+            guard game.rules.actions.contains(command) else {
+                throw GameError.refused("unknown command '\(command)' (try 'help')")
+            }
+            try game.act(command, by: player, arguments: args.map(Self.argument))
+            return nil
+        }
+    }
+
+    /// "500ms", "2s", "1.5s", "250" (ms).
+    static func milliseconds(_ text: String) -> Int? {
+        if text.hasSuffix("ms") { return Int(text.dropLast(2)).flatMap { $0 >= 0 ? $0 : nil } }
+        if text.hasSuffix("s"), let s = Double(text.dropLast()), s >= 0 { return Int((s * 1000).rounded()) }
+        return Int(text).flatMap { $0 >= 0 ? $0 : nil }
+    }
+
+    /// Action arguments: integers, numbers, true/false, else strings.
+    static func argument(_ text: String) -> LuaValue {
+        if let i = Int64(text) { return .integer(i) }
+        if let d = Double(text) { return .number(d) }
+        if text == "true" { return .boolean(true) }
+        if text == "false" { return .boolean(false) }
+        return .string(text)
+    }
+
+    /// g.state and each player's fields, keys sorted, nested tables inline.
+    public func describeState() -> [String] {
+        var lines = ["state: " + render(game.state, depth: 0)]
+        for name in game.playerNames {
+            lines.append("\(name): " + render(game.player(name), depth: 0, skip: ["name", "seat", "last_roll"]))
+        }
+        return lines
+    }
+
+    func render(_ value: LuaValue, depth: Int, skip: Set<String> = []) -> String {
+        guard case .table(let t) = value else {
+            if case .string(let s) = value { return depth == 0 ? s : "\"\(s)\"" }
+            return value.description
+        }
+        let lua = game.lua
+        if case .table = lua.get(t, "values"), case .string = lua.get(t, "flag") {
+            return lua.call(tostring: value) // a roll
+        }
+        if case .integer = lua.get(t, "rank"), case .string = lua.get(t, "suit") { return lua.call(tostring: value) }
+        guard depth < 4 else { return "{…}" }
+        let entries = lua.entries(t).filter { if case .string(let k) = $0.key { return !skip.contains(k) } else { return true } }
+        let isArray = entries.enumerated().allSatisfy { $0.element.key == .integer(Int64($0.offset + 1)) }
+        let items = entries.map { entry -> String in
+            let v = render(entry.value, depth: depth + 1)
+            if isArray { return v }
+            if case .string(let k) = entry.key { return "\(k)=\(v)" }
+            return "[\(entry.key)]=\(v)"
+        }
+        return "{" + items.joined(separator: ", ") + "}"
+    }
+}
+
+extension LuaState {
+    /// `tostring(value)` run in the sandbox (used for printable rolls and cards).
+    func call(tostring value: LuaValue) -> String {
+        (try? call(get(globals, "tostring"), [value]).first?.stringValue) ?? value.description
+    }
+}
