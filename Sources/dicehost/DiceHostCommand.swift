@@ -9,7 +9,7 @@ struct DiceHostCommand: ParsableCommand {
         commandName: "dicehost",
         abstract: "Play, test and check dice-game rules written in Lua 5.4.",
         version: "0.1.0",
-        subcommands: [Play.self, Check.self]
+        subcommands: [Play.self, Test.self, Check.self]
     )
 }
 

@@ -1,0 +1,161 @@
+import Foundation
+
+/// A rule test: one plain-text file that reads like the play session it checks.
+///
+///     # A come-out 7 wins the ante.
+///     rules: ../craps.lua
+///     players: Ann
+///     seed: 1
+///     set: ante=10
+///
+///     turn Ann
+///     > roll 3 4
+///     roll Ann ⚂ ⚃ = 7
+///     say Ann wins $10 (balance $210)
+///
+/// The header names the rules file (relative to the test), players, seed and `set`
+/// overrides. Then comes what the game prints when it starts, and for each input line
+/// (`> command`, as typed in `dicehost play`) the output expected after it. Lines
+/// starting with `#` are comments. `dicehost test --update` rewrites the expectations.
+public struct Transcript {
+    public struct Step {
+        /// Comment lines kept above the input.
+        public var comments: [String]
+        public var input: String
+        public var expected: [String]
+    }
+
+    public var path: String
+    public var header: [String]
+    public var rules: String
+    public var players: [String]
+    public var seed: UInt64
+    public var overrides: [(String, String)]
+    public var startExpected: [String]
+    public var steps: [Step]
+    public var trailingComments: [String]
+
+    public struct FormatError: Error, CustomStringConvertible {
+        public let path: String, line: Int, message: String
+        public var description: String { "\(path):\(line): \(message)" }
+    }
+
+    public init(path: String) throws {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw FormatError(path: path, line: 0, message: "cannot read the test file")
+        }
+        try self.init(text: String(decoding: data, as: UTF8.self), path: path)
+    }
+
+    public init(text: String, path: String) throws {
+        self.path = path
+        header = []
+        rules = ""
+        players = []
+        seed = 0
+        overrides = []
+        startExpected = []
+        steps = []
+        trailingComments = []
+        var lines = text.components(separatedBy: "\n")
+        if lines.last == "" { lines.removeLast() }
+        var index = 0
+        // Header: comments and "key: value" lines, up to the first blank line.
+        while index < lines.count, !lines[index].trimmingCharacters(in: .whitespaces).isEmpty {
+            let line = lines[index]
+            header.append(line)
+            index += 1
+            if line.hasPrefix("#") { continue }
+            guard let colon = line.firstIndex(of: ":") else {
+                throw FormatError(path: path, line: index, message: "expected 'key: value' in the header (rules, players, seed, set), got '\(line)'")
+            }
+            let key = line[..<colon].trimmingCharacters(in: .whitespaces)
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            switch key {
+            case "rules": rules = value
+            case "players": players = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            case "seed":
+                guard let s = UInt64(value) else { throw FormatError(path: path, line: index, message: "seed must be a whole number, got '\(value)'") }
+                seed = s
+            case "set":
+                guard let eq = value.firstIndex(of: "="), eq != value.startIndex else {
+                    throw FormatError(path: path, line: index, message: "set expects key=value, got '\(value)'")
+                }
+                overrides.append((String(value[..<eq]), String(value[value.index(after: eq)...])))
+            default:
+                throw FormatError(path: path, line: index, message: "unknown header key '\(key)' (use rules, players, seed, set)")
+            }
+        }
+        guard !rules.isEmpty else { throw FormatError(path: path, line: 1, message: "the header needs a 'rules: FILE' line") }
+        guard !players.isEmpty else { throw FormatError(path: path, line: 1, message: "the header needs a 'players: A, B' line") }
+        var comments: [String] = []
+        var current: Step?
+        for line in lines[index...] {
+            if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
+            if line.hasPrefix("#") { comments.append(line); continue }
+            if line.hasPrefix(">") {
+                if let step = current { steps.append(step) }
+                current = Step(comments: comments, input: String(line.dropFirst()).trimmingCharacters(in: .whitespaces), expected: [])
+                comments = []
+            } else if current != nil {
+                current?.expected.append(line)
+            } else {
+                startExpected.append(line)
+            }
+        }
+        if let step = current { steps.append(step) }
+        trailingComments = comments
+    }
+
+    /// The rules file, relative to the test file's folder.
+    public var rulesPath: String {
+        if rules.hasPrefix("/") { return rules }
+        let dir = (path as NSString).deletingLastPathComponent
+        return ((dir.isEmpty ? rules : dir + "/" + rules) as NSString).standardizingPath
+    }
+
+    /// Plays the inputs and returns the transcript as it actually went.
+    public func play() -> Transcript {
+        var actual = self
+        let game: Game
+        do {
+            game = try Game(rulesFile: rulesPath, players: players, seed: seed, params: overrides)
+        } catch {
+            actual.startExpected = ["error: \(error)"]
+            actual.steps = steps.map { Step(comments: $0.comments, input: $0.input, expected: []) }
+            return actual
+        }
+        let session = GameSession(game: game)
+        actual.startExpected = game.events.dropFirst().map(\.description)
+        actual.steps = steps.map { step in
+            Step(comments: step.comments, input: step.input, expected: session.run(step.input).lines)
+        }
+        return actual
+    }
+
+    /// The file's text.
+    public var text: String {
+        var out = header + [""] + startExpected
+        for step in steps { out += step.comments + ["> " + step.input] + step.expected }
+        out += trailingComments
+        return out.joined(separator: "\n") + "\n"
+    }
+}
+
+/// A line diff for a failing test: "-expected", "+actual", " common".
+public func lineDiff(expected: String, actual: String) -> [String] {
+    let a = expected.components(separatedBy: "\n"), b = actual.components(separatedBy: "\n")
+    var lcs = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)
+    for i in stride(from: a.count - 1, through: 0, by: -1) {
+        for j in stride(from: b.count - 1, through: 0, by: -1) {
+            lcs[i][j] = a[i] == b[j] ? lcs[i + 1][j + 1] + 1 : max(lcs[i + 1][j], lcs[i][j + 1])
+        }
+    }
+    var out: [String] = [], i = 0, j = 0
+    while i < a.count || j < b.count {
+        if i < a.count, j < b.count, a[i] == b[j] { out.append("  " + a[i]); i += 1; j += 1 }
+        else if j < b.count, i == a.count || lcs[i][j + 1] >= lcs[i + 1][j] { out.append("+ " + b[j]); j += 1 }
+        else { out.append("- " + a[i]); i += 1 }
+    }
+    return out
+}
