@@ -111,7 +111,12 @@ public struct Transcript {
     public var rulesPath: String {
         if rules.hasPrefix("/") { return rules }
         let dir = (path as NSString).deletingLastPathComponent
-        return ((dir.isEmpty ? rules : dir + "/" + rules) as NSString).standardizingPath
+        var parts: [Substring] = []
+        for part in (dir.isEmpty ? rules : dir + "/" + rules).split(separator: "/") {
+            if part == "." { continue }
+            if part == "..", let last = parts.last, last != ".." { parts.removeLast() } else { parts.append(part) }
+        }
+        return (dir.hasPrefix("/") ? "/" : "") + parts.joined(separator: "/")
     }
 
     /// Plays the inputs and returns the transcript as it actually went.

@@ -1,0 +1,106 @@
+-- Craps (pass line). Each player has a balance ($200) and an ante ($5). The come-out
+-- roll wins the ante on 7 or 11, loses it on 2, 3 or 12, and otherwise sets the point.
+-- With the point on, rolling the point wins, a 7 loses, anything else rolls again.
+-- The ante may change only while the point is off: above $0, at most the balance, a
+-- multiple of $5 (an illegal request is adjusted to the nearest legal value).
+-- A player whose balance reaches $0 is bankrupt until `reset` restores $200.
+local craps = rules {
+  name = "Craps", players = {1, 4}, dice = "2d6",
+  params = { balance = 200, ante = 5, step = 5 },
+}
+
+local function legal_ante(g, p, wanted)
+  local step = g.params.step
+  local most = p.balance - p.balance % step
+  local ante = math.floor(wanted / step + 0.5) * step
+  if ante < step then ante = step end
+  if ante > most then ante = most end
+  return ante
+end
+
+local function settle(g, p, won)
+  if won then
+    p.balance = p.balance + p.ante
+    g:say("%s wins $%d (balance $%d)", p.name, p.ante, p.balance)
+  else
+    p.balance = p.balance - p.ante
+    g:say("%s loses $%d (balance $%d)", p.name, p.ante, p.balance)
+  end
+  g:record(won and "won" or "lost", p.ante)
+  g.state.point = "off"
+  if p.balance <= 0 then
+    p.bankrupt = true
+    g:say("%s is bankrupt: reset restores $%d", p.name, g.params.balance)
+  elseif p.ante > p.balance then
+    p.ante = legal_ante(g, p, p.ante)
+    g:say("%s's ante lowered to $%d", p.name, p.ante)
+  end
+  g:next_turn()
+end
+
+function craps.setup(g)
+  g.state.point = "off"
+  g.state.dice = {}
+  g.state.total = 0
+  for _, p in ipairs(g.players) do
+    p.balance = g.params.balance
+    p.ante = g.params.ante
+    p.bankrupt = false
+  end
+end
+
+function craps.turn(g, p)
+  g:say("%s to roll, ante $%d, point %s", p.name, p.ante, tostring(g.state.point))
+end
+
+function craps.roll(g, p, r)
+  if p.bankrupt then error(p.name .. " is bankrupt: reset restores $" .. g.params.balance, 0) end
+  if not r.ok then
+    g:say("the roll did not count (%s): roll again", r.flag)
+    return
+  end
+  g.state.dice = {r.values[1], r.values[2]}
+  g.state.total = r.total
+  local point = g.state.point
+  if point == "off" then
+    if r.total == 7 or r.total == 11 then
+      settle(g, p, true)
+    elseif r.total == 2 or r.total == 3 or r.total == 12 then
+      settle(g, p, false)
+    else
+      g.state.point = r.total
+      g:say("the point is %d", r.total)
+    end
+  elseif r.total == point then
+    settle(g, p, true)
+  elseif r.total == 7 then
+    settle(g, p, false)
+  else
+    g:say("point %d, roll again", point)
+  end
+end
+
+craps.actions = {
+  ante = function(g, p, amount)
+    if type(amount) ~= "number" then error("usage: ante AMOUNT, e.g. ante 25", 0) end
+    if g.state.point ~= "off" then error("the ante may change only while the point is off", 0) end
+    local ante = legal_ante(g, p, amount)
+    if ante ~= amount then g:say("an ante of $%s is not allowed: adjusted to $%d", tostring(amount), ante) end
+    p.ante = ante
+    g:say("%s's ante is $%d", p.name, ante)
+  end,
+  reset = function(g, p)
+    p.balance = g.params.balance
+    p.ante = g.params.ante
+    p.bankrupt = false
+    g.state.point = "off"
+    g:say("%s's balance is restored to $%d", p.name, p.balance)
+  end,
+}
+
+function craps.bot(g, p)
+  if p.bankrupt then return "reset" end
+  return "roll"
+end
+
+return craps
