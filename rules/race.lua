@@ -1,0 +1,74 @@
+-- Race to Space, on a DICE+ style smart die. Players take turns with one die; the
+-- first whose score reaches the target wins. A roll the die flags (tilt, too_short)
+-- does not count: all faces blink red and the same player rolls again. A good roll
+-- blinks the rolled face green and moves the player. While the game waits for a roll
+-- the die pulses the current player's colour every 2 s, and after 30 s without a roll
+-- the turn passes on. After a win, `restart` starts a new game.
+local race = rules {
+  name = "Race to Space", players = {2, 4}, dice = "1d6",
+  params = { target = 25, pulse_ms = 2000, timeout_ms = 30000 },
+}
+
+local colours = {"blue", "yellow", "purple", "cyan"}
+
+local function stop_waiting(g)
+  if g.state.pulse then g.state.pulse:cancel() end
+  if g.state.timeout then g.state.timeout:cancel() end
+  g.state.pulse, g.state.timeout = nil, nil
+end
+
+local function wait_for_roll(g, p)
+  stop_waiting(g)
+  g.state.pulse = timer.every(g.params.pulse_ms, function(g)
+    led.blink(led.ALL, colours[g.current.seat], {on = 200, cycle = 400, count = 1})
+  end)
+  g.state.timeout = timer.after(g.params.timeout_ms, function(g)
+    g:say("%s took too long: the turn passes", g.current.name)
+    g:next_turn()
+  end)
+end
+
+function race.setup(g)
+  for _, p in ipairs(g.players) do p.score = 0 end
+end
+
+function race.turn(g, p)
+  g:say("%s to roll (score %d of %d)", p.name, p.score, g.params.target)
+  wait_for_roll(g, p)
+end
+
+-- The move a good roll makes; variants pass their own to race.play_roll.
+function race.move(g, p, r)
+  return r.total
+end
+
+function race.roll(g, p, r)
+  return race.play_roll(g, p, r, race.move)
+end
+
+function race.play_roll(g, p, r, move)
+  if not r.ok then
+    led.blink(led.ALL, "red", {on = 100, cycle = 200, count = 4, priority = 1})
+    g:say("%s: the roll did not count (%s), roll again", p.name, r.flag)
+    wait_for_roll(g, p)
+    return
+  end
+  stop_waiting(g)
+  for _, v in ipairs(r.values) do
+    led.blink(led.face(math.min(v, 6)), "green", {on = 100, cycle = 50, count = 5})
+  end
+  p.score = p.score + move(g, p, r)
+  local scores = {}
+  for _, q in ipairs(g.players) do scores[#scores + 1] = q.name .. " " .. q.score end
+  g:say("scores: %s", table.concat(scores, ", "))
+  if p.score >= g.params.target then
+    g:say("%s reaches space!", p.name)
+    g:win(p)
+  else
+    g:next_turn()
+  end
+end
+
+function race.bot(g, p) return "roll" end
+
+return race
