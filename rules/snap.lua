@@ -1,0 +1,104 @@
+-- Snap. A shuffled 52-card deck is dealt face down, as evenly as it goes. In turn,
+-- clockwise, each player turns over the top card of their stack onto their open pile
+-- (`flip`, or `roll` on a smart die). Anyone may call `snap` at any time: if the top
+-- open cards of two players match in rank, the caller wins both open piles (to the
+-- bottom of their stack); a wrong call costs the caller one card to each other
+-- player. A player with no cards left is out; the last player holding cards wins. A
+-- player who does not turn over a card within 5 s has it turned automatically.
+local snap = rules {
+  name = "Snap", players = {2, 4}, dice = "1d6",
+  params = { flip_ms = 5000 },
+}
+
+local function cards_left(p) return #p.stack + #p.pile end
+
+local function top(p) return p.pile[#p.pile] end
+
+local function knock_out(g)
+  for _, p in ipairs(g.players) do
+    if not p.eliminated and cards_left(p) == 0 then
+      g:say("%s has no cards left and is out", p.name)
+      g:eliminate(p)
+    end
+  end
+end
+
+local function flip(g, p)
+  if g.state.auto then g.state.auto:cancel(); g.state.auto = nil end
+  if #p.stack == 0 then
+    -- The open pile, turned over, becomes the stack.
+    for i = #p.pile, 1, -1 do p.stack[#p.stack + 1] = p.pile[i] end
+    p.pile = {}
+    g:say("%s turns over their pile", p.name)
+  end
+  local card = table.remove(p.stack)
+  p.pile[#p.pile + 1] = card
+  g:say("%s turns over %s (%d in stack)", p.name, tostring(card), #p.stack)
+  g:next_turn()
+end
+
+function snap.setup(g)
+  for _, p in ipairs(g.players) do p.stack, p.pile = {}, {} end
+  local deck = cards.shuffle(cards.deck())
+  for i, card in ipairs(deck) do
+    local p = g.players[(i - 1) % #g.players + 1]
+    p.stack[#p.stack + 1] = card
+  end
+end
+
+function snap.turn(g, p)
+  g.state.auto = timer.after(g.params.flip_ms, function(g)
+    g:say("%s was too slow: the card turns itself", g.current.name)
+    flip(g, g.current)
+  end)
+end
+
+function snap.roll(g, p, r)
+  if p ~= g.current then error("it is " .. g.current.name .. "'s turn to flip", 0) end
+  flip(g, p)
+end
+
+local function matching_pair(g)
+  for i, a in ipairs(g.players) do
+    for j = i + 1, #g.players do
+      local b = g.players[j]
+      if top(a) and top(b) and top(a).rank == top(b).rank then return a, b end
+    end
+  end
+end
+
+snap.actions = {
+  flip = function(g, p) snap.roll(g, p, nil) end,
+  snap = function(g, p)
+    local a, b = matching_pair(g)
+    if a then
+      local won = 0
+      for _, q in ipairs({a, b}) do
+        for _, card in ipairs(q.pile) do table.insert(p.stack, 1, card); won = won + 1 end
+        q.pile = {}
+      end
+      g:say("Snap! %s wins %d cards (%d in stack)", p.name, won, #p.stack)
+    else
+      g:say("%s called snap wrongly and pays a card to each player", p.name)
+      for _, q in ipairs(g.players) do
+        if q ~= p and not q.eliminated and cards_left(p) > 0 then
+          if #p.stack == 0 then for i = #p.pile, 1, -1 do p.stack[#p.stack + 1] = p.pile[i] end p.pile = {} end
+          table.insert(q.stack, 1, table.remove(p.stack))
+        end
+      end
+    end
+    knock_out(g)
+  end,
+  show = function(g)
+    for _, p in ipairs(g.players) do
+      g:say("%s: top %s, %d in stack, %d in pile", p.name, top(p) and tostring(top(p)) or "none", #p.stack, #p.pile)
+    end
+  end,
+}
+
+function snap.bot(g, p)
+  if matching_pair(g) then return "snap" end
+  return "roll"
+end
+
+return snap
