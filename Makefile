@@ -4,7 +4,7 @@
 # Note: SwiftPM does not always notice edits to Sources/CLua/shim.h; `make clean-clua`
 # forces the Lua module to rebuild after changing it.
 
-RULES ?= examples/rules/pig.lua
+RULES ?= rules/race.lua
 SWIFT_BUILD_FLAGS ?=
 
 .PHONY: deps build play test bench clean clean-clua

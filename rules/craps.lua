@@ -4,9 +4,12 @@
 -- The ante may change only while the point is off: above $0, at most the balance, a
 -- multiple of $5 (an illegal request is adjusted to the nearest legal value).
 -- A player whose balance reaches $0 is bankrupt until `reset` restores $200.
+-- The table plays on until the players leave; with --set rounds=N the game ends after
+-- N decisions: a player ahead of the starting balance wins, otherwise the house does
+-- (a draw). Simulations use rounds=1: one pass-line decision per game.
 local craps = rules {
   name = "Craps", players = {1, 4}, dice = "2d6",
-  params = { balance = 200, ante = 5, step = 5 },
+  params = { balance = 200, ante = 5, step = 5, rounds = 0 },
 }
 
 local function legal_ante(g, p, wanted)
@@ -28,6 +31,15 @@ local function settle(g, p, won)
   end
   g:record(won and "won" or "lost", p.ante)
   g.state.point = "off"
+  g.state.decisions = g.state.decisions + 1
+  if g.params.rounds > 0 and g.state.decisions >= g.params.rounds then
+    local best = nil
+    for _, q in ipairs(g.players) do
+      if q.balance > g.params.balance and (best == nil or q.balance > best.balance) then best = q end
+    end
+    if best then g:win(best) else g:draw() end
+    return
+  end
   if p.balance <= 0 then
     p.bankrupt = true
     g:say("%s is bankrupt: reset restores $%d", p.name, g.params.balance)
@@ -40,6 +52,7 @@ end
 
 function craps.setup(g)
   g.state.point = "off"
+  g.state.decisions = 0
   g.state.dice = {}
   g.state.total = 0
   for _, p in ipairs(g.players) do

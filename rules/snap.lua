@@ -4,7 +4,9 @@
 -- open cards of two players match in rank, the caller wins both open piles (to the
 -- bottom of their stack); a wrong call costs the caller one card to each other
 -- player. A player with no cards left is out; the last player holding cards wins. A
--- player who does not turn over a card within 5 s has it turned automatically.
+-- player who does not turn over a card within 5 s has it turned automatically. An
+-- open pile turned over to become the stack is shuffled first, so a game cannot
+-- cycle forever.
 local snap = rules {
   name = "Snap", players = {2, 4}, dice = "1d6",
   params = { flip_ms = 5000 },
@@ -29,7 +31,8 @@ local function flip(g, p)
     -- The open pile, turned over, becomes the stack.
     for i = #p.pile, 1, -1 do p.stack[#p.stack + 1] = p.pile[i] end
     p.pile = {}
-    g:say("%s turns over their pile", p.name)
+    cards.shuffle(p.stack)
+    g:say("%s shuffles their pile into a new stack", p.name)
   end
   local card = table.remove(p.stack)
   p.pile[#p.pile + 1] = card

@@ -25,6 +25,12 @@ extension DiceHostCommand {
         @Option(name: .customLong("set"), help: "Override a param, e.g. --set target=30 (repeatable).")
         var overrides: [String] = []
 
+        @Flag(help: "Let the rules' bot policies play until the game ends.")
+        var auto = false
+
+        @Option(help: "Record the session as a rule test (transcript) in this file.")
+        var record: String?
+
         func run() throws {
             let params: [(String, String)]
             do { params = try overrides.map(GameOptions.parseOverride) } catch {
@@ -51,7 +57,33 @@ extension DiceHostCommand {
             let session = GameSession(game: game)
             if self.seed == nil { print("seed \(seed)") }
             print("\(game.rules.name): \(names.joined(separator: ", "))")
-            for line in game.events.dropFirst().map(\.description) { print(line) }
+            let startLines = game.events.dropFirst().map(\.description)
+            for line in startLines { print(line) }
+            var recorded: [String] = []
+            defer {
+                if let record {
+                    let header = ["# Recorded with dicehost play.", "rules: \(Self.relativePath(rules, from: record))", "players: \(names.joined(separator: ", "))", "seed: \(seed)"]
+                        + overrides.map { "set: \($0)" }
+                    let text = (header + [""] + startLines + recorded).joined(separator: "\n") + "\n"
+                    do { try text.write(toFile: record, atomically: true, encoding: .utf8) } catch {
+                        printError("dicehost: cannot write \(record): \(error)")
+                    }
+                }
+            }
+            if auto {
+                var moves = 0
+                while !game.isOver && moves < Self.autoMoveLimit {
+                    let before = game.events.count
+                    do { try game.playBotMove() } catch {
+                        print("error: \(error)")
+                        throw ExitStatus.failure
+                    }
+                    for event in game.events.dropFirst(before) { print(event.description) }
+                    moves += 1
+                }
+                if !game.isOver { print("stopped after \(moves) moves: the game did not end") }
+                return
+            }
             while true {
                 if interactive {
                     print("\(game.currentPlayer ?? "-")> ", terminator: "")
@@ -60,9 +92,26 @@ extension DiceHostCommand {
                 guard let line = readLine() else { break }
                 let reply = session.run(line)
                 for out in reply.lines { print(out) }
+                if !line.trimmingCharacters(in: .whitespaces).isEmpty, !reply.quit {
+                    recorded += ["> " + line.trimmingCharacters(in: .whitespaces)] + reply.lines
+                }
                 if reply.quit { break }
             }
             if session.sawRuleError { throw ExitStatus.failure }
+        }
+
+        static let autoMoveLimit = 10_000
+
+        /// `target` as seen from the folder of `file` (transcripts name rules relative to themselves).
+        static func relativePath(_ target: String, from file: String) -> String {
+            let cwd = FileManager.default.currentDirectoryPath
+            func absolute(_ p: String) -> [String] {
+                (p.hasPrefix("/") ? p : cwd + "/" + p).split(separator: "/").map(String.init).filter { $0 != "." }
+            }
+            let to = absolute(target), from = Array(absolute(file).dropLast())
+            var common = 0
+            while common < min(to.count, from.count), to[common] == from[common] { common += 1 }
+            return (Array(repeating: "..", count: from.count - common) + to[common...]).joined(separator: "/")
         }
 
         /// As many players as the rules need at least (two for a game of two or more).

@@ -60,3 +60,30 @@ import Testing
         #expect(result.stderr.contains("\(path):1:"))
     }
 }
+
+@Suite struct AutoAndRecordTests {
+    @Test(arguments: ["rules/race.lua", "rules/race-doubles.lua", "rules/snap.lua"])
+    func botsPlayEveryShippedGameToTheEnd(_ rules: String) throws {
+        let result = try runDicehost(["play", rules, "--auto", "--seed", "3", "--players", "Ann,Bob,Cy"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.split(separator: "\n").last?.hasPrefix("win ") == true, "\(result.stdout.suffix(200))")
+    }
+
+    @Test func crapsBotPlaysOneDecisionWithRoundsOne() throws {
+        let result = try runDicehost(["play", "rules/craps.lua", "--auto", "--seed", "3", "--players", "Ann", "--set", "rounds=1"])
+        let last = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(last == "win Ann" || last == "draw", "\(last)")
+    }
+
+    @Test func aRecordedSessionIsAPassingRuleTest() throws {
+        let record = try writeTemporary("", name: "recorded.txt")
+        let rules = packageRoot.appendingPathComponent("rules/craps.lua").path
+        let played = try runDicehost(["play", rules, "--seed", "4", "--players", "Ann", "--record", record],
+                                     input: "roll 2 2\nfly\nroll 3 4\n")
+        #expect(played.status == 0)
+        let text = try String(contentsOfFile: record, encoding: .utf8)
+        #expect(text.contains("> fly\nerror: unknown command 'fly' (try 'help')\n> roll 3 4\n"))
+        let tested = try runDicehost(["test", record])
+        #expect(tested.stdout.hasSuffix("1 passed, 0 failed\n"), "\(tested.stdout)")
+    }
+}
