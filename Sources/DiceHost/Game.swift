@@ -39,7 +39,7 @@ public final class Game {
     }
 
     public let lua: LuaState
-    public private(set) var rules: RuleSet
+    public internal(set) var rules: RuleSet
     public let playerNames: [String]
     public let seed: UInt64
     public let sourcePath: String

@@ -31,6 +31,7 @@ public final class GameSession {
         ("log [N]", "show the last N events (all by default)"),
         ("led", "what each face shows now"),
         ("restart", "start a new game with the same players"),
+        ("reload", "reload the rules file, keeping the game in progress"),
         ("help", "list the commands"),
         ("quit", "leave"),
     ]
@@ -97,6 +98,9 @@ public final class GameSession {
             return game.led.colors(at: game.now).enumerated().map { "face \($0.offset + 1): \($0.element)" }
         case "restart":
             try game.restart()
+            return nil
+        case "reload":
+            try game.reload()
             return nil
         default:
             guard game.rules.actions.contains(command) else {

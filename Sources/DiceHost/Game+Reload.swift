@@ -1,0 +1,39 @@
+import Foundation
+import Lua
+
+extension Game {
+    /// Reloads the rule script from disk into the running game: players, `g.state`,
+    /// pending timers and the clock are kept; the new hooks apply from the next input,
+    /// after the optional `migrate(g)` hook has run. A script that fails to load or
+    /// validate leaves the old rules running and throws the error (file and line).
+    public func reload() throws {
+        guard let data = FileManager.default.contents(atPath: sourcePath) else {
+            throw GameError.invalidRules("cannot read rule script \(sourcePath)", location: nil)
+        }
+        try reload(source: String(decoding: data, as: UTF8.self))
+    }
+
+    /// Reloads from the given text (named by `sourcePath` in errors).
+    public func reload(source: String) throws {
+        let saved = (rules, rulesTable, hooks, declared.count)
+        lua.forgetLoadedModules()
+        do {
+            let (newRules, newTable) = try loadRules(source: source)
+            guard (newRules.minPlayers...newRules.maxPlayers).contains(playerNames.count) else {
+                throw GameError.invalidRules("the new rules need \(newRules.minPlayers) to \(newRules.maxPlayers) players; this game has \(playerNames.count)",
+                                             location: newRules.location)
+            }
+            (rules, rulesTable) = (newRules, newTable)
+            readHooks()
+            let migrate = lua.get(rulesTable, "migrate")
+            if case .function = migrate {
+                try transaction(allowWhenOver: true) { try call(migrate, [.table(g)]) }
+            }
+            log(.reload(rules.name))
+        } catch {
+            (rules, rulesTable, hooks) = (saved.0, saved.1, saved.2)
+            declared.removeSubrange(saved.3...)
+            throw error
+        }
+    }
+}
