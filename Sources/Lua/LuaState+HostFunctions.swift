@@ -13,6 +13,7 @@ final class HostFunction {
 
     /// Runs the body for the trampoline and returns its result count, or one of the
     /// CLUA_RAISE codes with the error value pushed. Never raises.
+    @inline(__always)
     func run(on thread: OpaquePointer) -> Int32 {
         do {
             return Int32(truncatingIfNeeded: try body(LuaCall(L: thread, state: state)))
