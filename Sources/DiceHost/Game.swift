@@ -40,7 +40,7 @@ public final class Game {
 
     public let lua: LuaState
     public internal(set) var rules: RuleSet
-    public let playerNames: [String]
+    public private(set) var playerNames: [String]
     public let seed: UInt64
     public let sourcePath: String
     let overrides: [(String, String)]
@@ -83,10 +83,10 @@ public final class Game {
     }
 
     /// Loads a rule script from text; `path` names it in errors and locates `require`.
+    /// With no players, the smallest table the rules allow sits down (P1, P2, …).
     public init(source: String, path: String, players: [String], seed: UInt64 = 0,
                 params: [(String, String)] = [], limits: LuaLimits = .default) throws {
         lua = try LuaState(limits: limits)
-        lua.output = { _ in }
         lua.moduleDirectory = (path as NSString).deletingLastPathComponent
         sourcePath = path
         playerNames = players
@@ -100,6 +100,7 @@ public final class Game {
         api = try installLibraries()
         (rules, rulesTable) = try loadRules(source: source)
         readHooks()
+        if playerNames.isEmpty { playerNames = (1...rules.minPlayers).map { "P\($0)" } }
         try validatePlayers()
         try start()
     }
@@ -335,17 +336,10 @@ public final class Game {
 }
 
 extension Game {
-    /// Loads and validates a rule script without a particular table of players
-    /// (the smallest allowed number sit down): what `dicehost check` reports.
+    /// Loads and validates a rule script and starts a game at the smallest table the
+    /// rules allow: what `dicehost check` reports.
     public static func check(rulesFile path: String, params: [(String, String)] = []) throws -> RuleSet {
-        do {
-            let probe = try Game(rulesFile: path, players: ["P1"], params: params)
-            return probe.rules
-        } catch GameError.invalidRules(let message, _) where message.contains(" players, got ") {
-            // Rules for more players: retry with as many as they need.
-            let needed = Int(message.components(separatedBy: "needs ").last?.prefix(while: \.isNumber) ?? "") ?? 2
-            return try Game(rulesFile: path, players: (1...max(needed, 2)).map { "P\($0)" }, params: params).rules
-        }
+        try Game(rulesFile: path, players: [], params: params).rules
     }
 }
 
