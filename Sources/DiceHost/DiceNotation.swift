@@ -82,6 +82,11 @@ public struct DiceNotation: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The total of a roll: the kept values plus the modifier.
+    public func total(of values: [Int]) -> Int {
+        kept(values).reduce(0, +) + modifier
+    }
+
     /// Which of the values count toward the total.
     public func kept(_ values: [Int]) -> [Int] {
         switch keep {

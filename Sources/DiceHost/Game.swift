@@ -65,7 +65,6 @@ public final class Game {
     /// The player tables, by seat - 1 (the same tables as g.players).
     var playerTables: [LuaValue] = []
     var clockSeenByLua: Int?
-    lazy var flagValues: [Roll.Flag: LuaValue] = Dictionary(uniqueKeysWithValues: Roll.Flag.allCases.map { ($0, .string($0.rawValue)) })
 
     struct Hooks {
         var setup: LuaValue = .nil, turn: LuaValue = .nil, roll: LuaValue = .nil, bot: LuaValue = .nil
@@ -126,8 +125,8 @@ public final class Game {
     public var state: LuaValue { lua.get(g, "state") }
     /// The player table of `name` (scripts may add fields freely).
     public func player(_ name: String) -> LuaValue {
-        guard let index = playerNames.firstIndex(of: name), case .table(let players) = lua.get(g, "players") else { return .nil }
-        return lua.get(players, .integer(Int64(index + 1)))
+        guard let index = playerNames.firstIndex(of: name), playerTables.indices.contains(index) else { return .nil }
+        return playerTables[index]
     }
     /// The `g` table scripts see.
     public var gameTable: LuaRef { g }
@@ -150,14 +149,14 @@ public final class Game {
                 if let bad = values.first(where: { !(1...(dice.exploding ? Int.max : dice.sides)).contains($0) }) {
                     throw GameError.refused("a \(dice.sides)-sided die cannot show \(bad)")
                 }
-                roll = Roll(values: values, total: dice.kept(values).reduce(0, +) + dice.modifier)
+                roll = Roll(values: values, total: dice.total(of: values))
             } else {
                 let values = dice.roll { lua.random.integer(in: $0) }
-                roll = Roll(values: values, total: dice.kept(values).reduce(0, +) + dice.modifier)
+                roll = Roll(values: values, total: dice.total(of: values))
             }
             host.rolls += 1
             log(.roll(player: playerNames[seat - 1], roll: roll))
-            var arguments: [LuaValue] = [hooks.roll, .table(g), try playerValue(seat), .integer(Int64(roll.total)), flagValues[roll.flag] ?? .nil]
+            var arguments: [LuaValue] = [hooks.roll, .table(g), try playerValue(seat), .integer(Int64(roll.total)), .string(roll.flag.rawValue)]
             for value in roll.values { arguments.append(.integer(Int64(value))) }
             try call(api.rollInput, arguments)
         }
@@ -201,15 +200,13 @@ public final class Game {
     /// Starts a new game with the same players, params and rules (and a fresh seed
     /// derived from the old one, so a replay stays exact).
     public func restart() throws {
-        let saved = (host, eventLog.count, recordedMetrics.count)
+        let saved = checkpoint()
         do {
             host = HostState()
             restarts += 1
             try start()
         } catch {
-            host = saved.0
-            eventLog.removeSubrange(saved.1...)
-            recordedMetrics.removeSubrange(saved.2...)
+            rollBack(to: saved)
             restarts -= 1
             throw error
         }
@@ -227,21 +224,40 @@ public final class Game {
             try drainPendingTurns()
             return
         }
-        let savedHost = host
-        let (eventCount, metricCount) = (eventLog.count, recordedMetrics.count)
-        let savedRandom = lua.random.state
+        let saved = checkpoint()
         let snapshot = try lua.call(api.snapshot, [.table(g)], budget: .some(nil))
         do {
             try body()
             try drainPendingTurns()
         } catch {
             _ = try? lua.call(api.restore, snapshot, budget: .some(nil))
-            host = savedHost
-            eventLog.removeSubrange(eventCount...)
-            recordedMetrics.removeSubrange(metricCount...)
-            lua.random.state = savedRandom
+            rollBack(to: saved)
             throw error
         }
+    }
+
+    /// What the host needs to undo an input, besides the Lua tables under `g`.
+    struct Checkpoint {
+        var host: HostState
+        var eventCount: Int
+        var metricCount: Int
+        var random: [UInt64]
+        var g: LuaRef
+        var playerTables: [LuaValue]
+    }
+
+    func checkpoint() -> Checkpoint {
+        Checkpoint(host: host, eventCount: eventLog.count, metricCount: recordedMetrics.count,
+                   random: lua.random.state, g: g, playerTables: playerTables)
+    }
+
+    func rollBack(to saved: Checkpoint) {
+        host = saved.host
+        eventLog.removeSubrange(saved.eventCount...)
+        recordedMetrics.removeSubrange(saved.metricCount...)
+        lua.random.state = saved.random
+        if g != saved.g { g = saved.g; clockSeenByLua = nil }
+        playerTables = saved.playerTables
     }
 
     var outcomeText: String {

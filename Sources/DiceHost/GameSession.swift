@@ -40,10 +40,11 @@ public final class GameSession {
     public func run(_ line: String) -> Reply {
         let words = line.split(whereSeparator: \.isWhitespace).map(String.init)
         guard let command = words.first, !command.hasPrefix("#") else { return Reply(lines: []) }
+        if command == "quit" || command == "exit" { return Reply(lines: [], quit: true) }
         let before = game.events.count
         do {
             let extra = try execute(command, Array(words.dropFirst()), player: nil)
-            if let extra { return Reply(lines: extra, quit: extra == Self.quitMarker) }
+            if let extra { return Reply(lines: extra) }
         } catch let error as GameError {
             if case .script = error { sawRuleError = true }
             return Reply(lines: ["error: \(error)"])
@@ -53,12 +54,9 @@ public final class GameSession {
         return Reply(lines: game.events.dropFirst(before).map(\.description))
     }
 
-    static let quitMarker = ["bye"]
-
     /// Runs a command; returns lines to show instead of the new events, if any.
     func execute(_ command: String, _ args: [String], player: String?) throws -> [String]? {
         switch command {
-        case "quit", "exit": return Self.quitMarker
         case "help":
             return Self.help.map { "\($0.0.padding(toLength: 24, withPad: " ", startingAt: 0)) \($0.1)" }
                 + (game.rules.actions.isEmpty ? [] : ["actions: " + game.rules.actions.joined(separator: ", ")])

@@ -3,31 +3,27 @@ import Lua
 /// The functions of the runtime prelude the host calls directly.
 struct RuntimeAPI {
     var newGame: LuaValue
-    var makeRoll: LuaValue
     var rollInput: LuaValue
     var snapshot: LuaValue
     var restore: LuaValue
     var setQuiet: LuaValue
 
-    static let placeholder = RuntimeAPI(newGame: .nil, makeRoll: .nil, rollInput: .nil, snapshot: .nil, restore: .nil, setQuiet: .nil)
+    static let placeholder = RuntimeAPI(newGame: .nil, rollInput: .nil, snapshot: .nil, restore: .nil, setQuiet: .nil)
 }
 
 extension Game {
     /// Installs `rules`, `dice`, `led`, `timer`, `cards` and the methods of `g`.
     func installLibraries() throws -> RuntimeAPI {
-        let hostTable = lua.makeTable(fields: gameFunctions().map { ($0.0, lua.function($0.1)) })
+        let hostTable = lua.makeTable(fields: (gameFunctions() + diceFunctions()).map { ($0.0, lua.function($0.1)) })
         let chunk = try lua.load(RuntimePrelude.source, chunkName: RuntimePrelude.chunkName)
         guard let exports = try lua.call(.function(chunk), [.table(hostTable)], budget: .some(nil)).first?.tableRef else {
             throw GameError.refused("the runtime prelude returned nothing")
         }
         let globals = lua.globals
-        for name in ["rules", "timer", "cards"] { lua.set(globals, .string(name), lua.get(exports, .string(name))) }
-        let dice = lua.register(library: "dice", diceFunctions())
-        lua.set(dice, "glyph", lua.get(exports, "glyph"))
-        installDiceRoll(into: dice, makeRoll: lua.get(exports, "make_roll"))
+        for name in ["rules", "timer", "cards", "dice"] { lua.set(globals, .string(name), lua.get(exports, .string(name))) }
         let led = lua.register(library: "led", ledFunctions())
         lua.set(led, "ALL", .integer(63))
-        return RuntimeAPI(newGame: lua.get(exports, "new_game"), makeRoll: lua.get(exports, "make_roll"),
+        return RuntimeAPI(newGame: lua.get(exports, "new_game"),
                           rollInput: lua.get(exports, "roll_input"),
                           snapshot: lua.get(exports, "snapshot"), restore: lua.get(exports, "restore"),
                           setQuiet: lua.get(exports, "set_quiet"))

@@ -47,6 +47,15 @@ enum RuntimePrelude {
                            ok = flag == "ok", doubles = doubles, previous = previous}, Roll)
     end
 
+    -- Dice: rolls drawn from the game's generator, printable like the host's.
+    local dice = {
+      roll = function(notation)
+        local values, total = host.dice_values(notation)
+        return make_roll(values, total, "ok")
+      end,
+      glyph = glyph,
+    }
+
     -- Timers: handles with :cancel().
     local Timer = {}
     Timer.__index = Timer
@@ -136,7 +145,7 @@ enum RuntimePrelude {
     local function set_quiet(q) quiet = q end
 
     return {
-      rules = rules, timer = timer, cards = cards, glyph = glyph,
+      rules = rules, timer = timer, cards = cards, dice = dice,
       new_game = new_game, make_roll = make_roll, roll_input = roll_input, snapshot = snapshot, restore = restore,
       set_quiet = set_quiet,
     }

@@ -32,3 +32,30 @@ import Testing
         #expect(Roll(values: [], flag: .tooShort).description == "too_short")
     }
 }
+
+@Suite struct DiceLibraryTests {
+    let rules = """
+        local r = rules { name = "D", players = 1 }
+        function r.roll() end
+        r.actions = {
+          throw = function(g, p, n) local x = dice.roll(n) g:say("%d %d %s %s", #x.values, x.total, tostring(x.ok), dice.glyph(x.values[1])) end,
+        }
+        return r
+        """
+
+    @Test func diceRollDrawsFromTheGameGenerator() throws {
+        let a = try makeGame(rules, players: ["A"], seed: 4), b = try makeGame(rules, players: ["A"], seed: 4)
+        try a.act("throw", arguments: ["3d6+1"])
+        try b.act("throw", arguments: ["3d6+1"])
+        #expect(log(a) == log(b))
+        let said = try #require(log(a).last)
+        #expect(said.hasPrefix("say 3 ") && said.hasSuffix(" true " + String(said.last!)))
+    }
+
+    @Test func badNotationInAScriptIsAnArgumentError() throws {
+        let game = try makeGame(rules, players: ["A"])
+        expectGameError("test.lua:4: bad argument #1 to 'roll' (bad dice notation '2x6': missing 'd' between count and sides (expected e.g. 2d6, 4d6kh3, 1d6!+2))") {
+            try game.act("throw", arguments: ["2x6"])
+        }
+    }
+}

@@ -64,6 +64,22 @@ import Testing
         #expect(game.lua.get(game.player("Ann").tableRef!, "score") == .integer(0))
     }
 
+    @Test func failedRestartKeepsTheGameInProgress() throws {
+        let game = try makeGame("""
+            local r = rules { name = "Once", players = 1 }
+            local setups = 0 -- a global counter, only to make the second setup fail
+            function r.setup(g) setups = setups + 1 if setups > 1 then error("no second game") end g.state.n = 0 end
+            function r.roll(g, p, roll) g.state.n = g.state.n + 1 end
+            return r
+            """, players: ["Ann"])
+        try game.roll(values: [1])
+        let before = game.events
+        expectGameError("test.lua:3: no second game") { try game.restart() }
+        #expect(game.events == before)
+        try game.roll(values: [2])
+        #expect(game.lua.get(game.state.tableRef!, "n") == .integer(2))
+    }
+
     @Test func flaggedRollsReachTheHook() throws {
         let game = try makeGame("""
             local r = rules { name = "Flags", players = 1 }
