@@ -212,6 +212,17 @@ public final class Game {
         }
     }
 
+    /// Starts a fresh game in the same Lua state, its generator seeded with `seed`: what
+    /// a simulation worker does between games. The same seed gives the same game as a
+    /// new `Game` made with that seed (`dicehost play --seed` replays it). The old game's
+    /// events and metrics are dropped.
+    public func startNewGame(seed: UInt64) throws {
+        host = HostState()
+        eventLog.removeAll(keepingCapacity: true)
+        recordedMetrics.removeAll(keepingCapacity: true)
+        try start(seed: seed)
+    }
+
     // MARK: Internals
 
     /// Runs one input with rollback of both the Lua data and the host state.
@@ -329,8 +340,8 @@ public final class Game {
     }
 
     /// Builds `g`, runs `setup`, and starts the first turn (unless setup did).
-    func start() throws {
-        lua.random.seed(restarts == 0 ? seed : seed &+ 0x9E37_79B9_7F4A_7C15 &* UInt64(restarts))
+    func start(seed explicitSeed: UInt64? = nil) throws {
+        lua.random.seed(explicitSeed ?? (restarts == 0 ? seed : seed &+ 0x9E37_79B9_7F4A_7C15 &* UInt64(restarts)))
         let players = playerNames.enumerated().map { index, name in
             LuaValue.table(lua.makeTable(fields: [("name", .string(name)), ("seat", .integer(Int64(index + 1))), ("eliminated", .boolean(false))]))
         }
@@ -341,7 +352,7 @@ public final class Game {
         g = newG
         clockSeenByLua = nil
         lua.set(g, "current", players[0])
-        eventLog.append(GameEvent(time: 0, kind: .start(players: playerNames, seed: seed)))
+        eventLog.append(GameEvent(time: 0, kind: .start(players: playerNames, seed: explicitSeed ?? seed)))
         try transaction {
             try callHook(hooks.setup, [.table(g)])
             if host.pendingTurn == nil, !isOver, let seat = lua.get(lua.get(g, "current").tableRef ?? g, "seat").intValue {

@@ -7,9 +7,9 @@ import Foundation
 struct DiceHostCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dicehost",
-        abstract: "Play, test and check dice-game rules written in Lua 5.4.",
+        abstract: "Play, test, simulate and check dice-game rules written in Lua 5.4.",
         version: "0.1.0",
-        subcommands: [Play.self, Test.self, Check.self]
+        subcommands: [Play.self, Test.self, Sim.self, Check.self]
     )
 }
 

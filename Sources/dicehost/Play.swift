@@ -41,8 +41,7 @@ extension DiceHostCommand {
             let interactive = isatty(STDIN_FILENO) != 0
             let names: [String]
             do {
-                names = try players.map { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } }
-                    ?? Self.defaultPlayers(for: rules, params: params)
+                names = try players.map(Self.parsePlayers) ?? Self.defaultPlayers(for: rules, params: params)
             } catch {
                 printError("\(error)")
                 throw ExitStatus.scriptDoesNotLoad
@@ -112,6 +111,11 @@ extension DiceHostCommand {
             var common = 0
             while common < min(to.count, from.count), to[common] == from[common] { common += 1 }
             return (Array(repeating: "..", count: from.count - common) + to[common...]).joined(separator: "/")
+        }
+
+        /// "Ann, Bob" → ["Ann", "Bob"].
+        static func parsePlayers(_ text: String) -> [String] {
+            text.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
         }
 
         /// As many players as the rules need at least (two for a game of two or more).

@@ -1,0 +1,175 @@
+import Foundation
+import Lua
+
+/// Plays many games with the rules' `bot` policies. Game `i` of a study is seeded
+/// with `Simulation.gameSeed(seed, index: i)` and played in a fresh game (in a Lua state
+/// reused by one worker), so every game - and therefore the result - is the same
+/// whatever the number of threads or shards.
+///
+///     var plan = Simulation.Plan(rulesFile: "rules/craps.lua", games: 100_000, seed: 1)
+///     plan.params = [("rounds", "1")]
+///     let result = try Simulation.run(plan)
+///     print(Double(result.wins[0]) / Double(result.games))
+public enum Simulation {
+    public struct Plan: Sendable {
+        public var rulesFile: String
+        /// Empty: the smallest table the rules allow, named as `dicehost play` names them.
+        public var players: [String] = []
+        public var params: [(String, String)] = []
+        public var games: Int
+        public var seed: UInt64
+        public var threads = ProcessInfo.processInfo.activeProcessorCount
+        /// Shard `index` (1-based) of `count` plays its contiguous share of the games.
+        public var shard = (index: 1, count: 1)
+        /// Moves after which a game that has not ended is counted as unfinished.
+        public var moveLimit = 10_000
+        public var limits = LuaLimits.default
+
+        public init(rulesFile: String, players: [String] = [], games: Int, seed: UInt64) {
+            self.rulesFile = rulesFile
+            self.players = players
+            self.games = games
+            self.seed = seed
+        }
+
+        /// The game indices of this plan's shard.
+        public var range: Range<Int> {
+            let lower = games * (shard.index - 1) / shard.count
+            let upper = games * shard.index / shard.count
+            return lower..<upper
+        }
+    }
+
+    public enum PlanError: Error, CustomStringConvertible {
+        case invalid(String)
+        public var description: String { if case .invalid(let text) = self { return text }; return "" }
+    }
+
+    /// Games per unit of work a worker takes at a time.
+    static let blockSize = 256
+
+    /// The seed of game `index` of a study seeded with `seed` (splitmix64 of both).
+    public static func gameSeed(_ seed: UInt64, index: Int) -> UInt64 {
+        var z = seed &+ 0x9E37_79B9_7F4A_7C15 &* (UInt64(index) &+ 1)
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// Runs the plan on `plan.threads` workers. `progress` is called on the calling
+    /// thread about ten times a second with the number of games played so far.
+    /// Throws if the rules do not load; games that fail are counted, not thrown.
+    public static func run(_ plan: Plan, progress: ((Int) -> Void)? = nil) throws -> SimulationResult {
+        guard plan.games > 0 else { throw PlanError.invalid("--games must be at least 1, got \(plan.games)") }
+        guard plan.threads > 0 else { throw PlanError.invalid("--threads must be at least 1, got \(plan.threads)") }
+        guard plan.shard.count > 0, (1...plan.shard.count).contains(plan.shard.index) else {
+            throw PlanError.invalid("--shard must be i/n with 1 <= i <= n, got \(plan.shard.index)/\(plan.shard.count)")
+        }
+        // Load once here so a broken script is an error, not a million failed games.
+        let probe = try Game(rulesFile: plan.rulesFile, players: plan.players, seed: 0, params: plan.params, limits: plan.limits)
+        let study = SimulationResult.Study(rules: probe.rules.name, rulesFile: plan.rulesFile, players: probe.playerNames,
+                                           params: plan.params.map { "\($0.0)=\($0.1)" }, seed: plan.seed,
+                                           games: plan.games, moveLimit: plan.moveLimit)
+        let range = plan.range
+        let blocks = stride(from: range.lowerBound, to: range.upperBound, by: blockSize).map { $0..<min($0 + blockSize, range.upperBound) }
+        let shared = SharedProgress(blockCount: blocks.count)
+        let workers = max(1, min(plan.threads, blocks.count))
+        let started = DispatchTime.now().uptimeNanoseconds
+        let done = DispatchGroup()
+        let players = probe.playerNames
+        for worker in 0..<workers {
+            done.enter()
+            let reuse = worker == 0 ? probe : nil
+            let thread = Thread {
+                defer { done.leave() }
+                let game: Game
+                do {
+                    game = try reuse ?? Game(rulesFile: plan.rulesFile, players: players, seed: 0, params: plan.params, limits: plan.limits)
+                } catch {
+                    shared.fail(with: error)
+                    return
+                }
+                game.recordsEvents = false
+                game.transactional = false
+                while let block = shared.nextBlock() {
+                    var result = SimulationResult(study: study, ranges: [[blocks[block].lowerBound, blocks[block].upperBound]])
+                    var unreported = 0
+                    for index in blocks[block] {
+                        play(index, of: plan, in: game, into: &result)
+                        unreported += 1
+                        if unreported == 64 { shared.played(unreported); unreported = 0 }
+                    }
+                    shared.finish(block, result, unreported: unreported)
+                }
+            }
+            thread.stackSize = 16 << 20
+            thread.start()
+        }
+        while done.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
+            progress?(min(shared.gamesPlayed, range.count))
+        }
+        if let error = shared.workerError { throw error }
+        var result = SimulationResult(study: study)
+        for block in shared.results { result = try result.merging(block!) }
+        result.ranges = [[range.lowerBound, range.upperBound]]
+        result.seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        progress?(range.count)
+        return result
+    }
+
+    /// Plays game `index` to its end (or the move limit) and counts it.
+    static func play(_ index: Int, of plan: Plan, in game: Game, into result: inout SimulationResult) {
+        let seed = gameSeed(plan.seed, index: index)
+        result.games += 1
+        do {
+            try game.startNewGame(seed: seed)
+            var moves = 0
+            while !game.isOver {
+                if moves == plan.moveLimit { result.unfinished += 1; return }
+                try game.playBotMove()
+                moves += 1
+            }
+        } catch {
+            result.errors += 1
+            if result.firstError == nil { result.firstError = .init(index: index, seed: seed, message: "\(error)") }
+            return
+        }
+        switch game.outcome {
+        case .win(let name)?: if let seat = game.playerNames.firstIndex(of: name) { result.wins[seat] += 1 }
+        case .draw?, nil: result.draws += 1
+        }
+        result.rolls.add(game.rollCount)
+        result.turns.add(game.turnCount)
+        var seen = Set<String>()
+        for (name, value) in game.metrics {
+            result.metrics[name, default: MetricTally()].add(value)
+            if seen.insert(name).inserted { result.metrics[name]!.games += 1 }
+        }
+    }
+}
+
+/// The little the workers share: which block is next, the finished blocks, a counter.
+private final class SharedProgress: @unchecked Sendable {
+    private let lock = NSLock()
+    private var next = 0
+    private var played = 0
+    private(set) var results: [SimulationResult?]
+    private(set) var workerError: Error?
+
+    init(blockCount: Int) { results = Array(repeating: nil, count: blockCount) }
+
+    func nextBlock() -> Int? {
+        lock.lock(); defer { lock.unlock() }
+        guard workerError == nil, next < results.count else { return nil }
+        next += 1
+        return next - 1
+    }
+    func finish(_ block: Int, _ result: SimulationResult, unreported: Int) {
+        lock.lock(); defer { lock.unlock() }
+        results[block] = result
+        played += unreported
+    }
+    func played(_ count: Int) { lock.lock(); played += count; lock.unlock() }
+    var gamesPlayed: Int { lock.lock(); defer { lock.unlock() }; return played }
+    func fail(with error: Error) { lock.lock(); workerError = workerError ?? error; lock.unlock() }
+}
