@@ -6,3 +6,5 @@ echo "== host call overhead (bench/calls)"
 .build/release/bench-calls
 echo "== one roll through a hook (bench/roll)"
 .build/release/bench-roll
+echo "== simulation (bench/sim.py)"
+python3 bench/sim.py

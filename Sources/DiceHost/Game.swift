@@ -117,7 +117,7 @@ public final class Game {
 
     /// The player whose turn it is.
     public var currentPlayer: String? {
-        guard case .table(let p) = lua.get(g, "current"), case .string(let name) = lua.get(p, "name") else { return nil }
+        guard case .string(let name) = lua.get(g, path: "current", "name") else { return nil }
         return name
     }
 
@@ -279,8 +279,8 @@ public final class Game {
         }
     }
 
-    func log(_ kind: GameEvent.Kind) {
-        if recordsEvents { eventLog.append(GameEvent(time: host.now, kind: kind)) }
+    func log(_ kind: @autoclosure () -> GameEvent.Kind) {
+        if recordsEvents { eventLog.append(GameEvent(time: host.now, kind: kind())) }
     }
 
     func call(_ function: LuaValue, _ arguments: [LuaValue]) throws {
@@ -324,9 +324,7 @@ public final class Game {
             }
             return index + 1
         }
-        guard case .table(let p) = lua.get(g, "current"), let seat = lua.get(p, "seat").intValue else {
-            throw GameError.refused("no current player")
-        }
+        guard let seat = lua.get(g, path: "current", "seat").intValue else { throw GameError.refused("no current player") }
         return seat
     }
 
@@ -355,7 +353,7 @@ public final class Game {
         eventLog.append(GameEvent(time: 0, kind: .start(players: playerNames, seed: explicitSeed ?? seed)))
         try transaction {
             try callHook(hooks.setup, [.table(g)])
-            if host.pendingTurn == nil, !isOver, let seat = lua.get(lua.get(g, "current").tableRef ?? g, "seat").intValue {
+            if host.pendingTurn == nil, !isOver, let seat = lua.get(g, path: "current", "seat").intValue {
                 host.pendingTurn = seat
             }
         }

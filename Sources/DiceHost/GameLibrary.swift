@@ -16,11 +16,13 @@ extension Game {
                 return call.push(.table(table))
             }),
             ("say", { [unowned self] call in
-                log(.say(try call.string(1)))
+                let text = try call.string(1)
+                log(.say(text))
                 return 0
             }),
             ("emit", { [unowned self] call in
-                log(.custom(name: try call.string(1), data: try call.optionalString(2) ?? ""))
+                let name = try call.string(1), data = try call.optionalString(2) ?? ""
+                log(.custom(name: name, data: data))
                 return 0
             }),
             ("next_turn", { [unowned self] call in

@@ -72,7 +72,7 @@ public enum Simulation {
                                            games: plan.games, moveLimit: plan.moveLimit)
         let range = plan.range
         let blocks = stride(from: range.lowerBound, to: range.upperBound, by: blockSize).map { $0..<min($0 + blockSize, range.upperBound) }
-        let shared = SharedProgress(blockCount: blocks.count)
+        let shared = SharedProgress(blockCount: blocks.count, study: study)
         let workers = max(1, min(plan.threads, blocks.count))
         let started = DispatchTime.now().uptimeNanoseconds
         let done = DispatchGroup()
@@ -109,8 +109,7 @@ public enum Simulation {
             progress?(min(shared.gamesPlayed, range.count))
         }
         if let error = shared.workerError { throw error }
-        var result = SimulationResult(study: study)
-        for block in shared.results { result = try result.merging(block!) }
+        var result = shared.merged ?? SimulationResult(study: study)
         result.ranges = [[range.lowerBound, range.upperBound]]
         result.seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         progress?(range.count)
@@ -148,26 +147,38 @@ public enum Simulation {
     }
 }
 
-/// The little the workers share: which block is next, the finished blocks, a counter.
+/// The little the workers share: which block is next, a counter, and the result so far.
+/// Finished blocks merge in block order (so sums add up in the same order whatever the
+/// threads) and are dropped: memory stays flat in the number of games.
 private final class SharedProgress: @unchecked Sendable {
     private let lock = NSLock()
+    private let blockCount: Int
     private var next = 0
     private var played = 0
-    private(set) var results: [SimulationResult?]
+    private var pending: [Int: SimulationResult] = [:]
+    private var mergedBlocks = 0
+    private(set) var merged: SimulationResult?
     private(set) var workerError: Error?
 
-    init(blockCount: Int) { results = Array(repeating: nil, count: blockCount) }
+    init(blockCount: Int, study: SimulationResult.Study) {
+        self.blockCount = blockCount
+        merged = SimulationResult(study: study)
+    }
 
     func nextBlock() -> Int? {
         lock.lock(); defer { lock.unlock() }
-        guard workerError == nil, next < results.count else { return nil }
+        guard workerError == nil, next < blockCount else { return nil }
         next += 1
         return next - 1
     }
     func finish(_ block: Int, _ result: SimulationResult, unreported: Int) {
         lock.lock(); defer { lock.unlock() }
-        results[block] = result
+        pending[block] = result
         played += unreported
+        while let ready = pending.removeValue(forKey: mergedBlocks) {
+            do { merged = try merged?.merging(ready) } catch { workerError = workerError ?? error }
+            mergedBlocks += 1
+        }
     }
     func played(_ count: Int) { lock.lock(); played += count; lock.unlock() }
     var gamesPlayed: Int { lock.lock(); defer { lock.unlock() }; return played }

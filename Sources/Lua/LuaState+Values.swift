@@ -103,6 +103,21 @@ extension LuaState {
         return value(at: -1)
     }
 
+    /// `table.a.b…` without metamethods, nil where a step is not a table. Only the
+    /// last value is converted, so reading `g.current.seat` makes no reference.
+    public func get(_ table: LuaRef, path keys: String...) -> LuaValue {
+        guard lua_checkstack(L, 2) != 0 else { return .nil }
+        let top = lua_gettop(L)
+        defer { lua_settop(L, top) }
+        clua_getref(L, table.reference)
+        for key in keys {
+            guard lua_type(L, -1) == LUA_TTABLE else { return .nil }
+            pushString(key, on: L)
+            lua_rawget(L, -2)
+        }
+        return value(at: -1)
+    }
+
     /// `table[key] = value` without metamethods; a nil or NaN key is ignored.
     public func set(_ table: LuaRef, _ key: LuaValue, _ newValue: LuaValue) {
         if key.isNil { return }
