@@ -111,6 +111,15 @@ craps.actions = {
   end,
 }
 
+-- The prompt's status line: the point and every balance.
+function craps.status(g)
+  local parts = {"point " .. tostring(g.state.point)}
+  for _, p in ipairs(g.players) do
+    parts[#parts + 1] = string.format("%s $%d%s", p.name, p.balance, p.bankrupt and " (bankrupt)" or "")
+  end
+  return table.concat(parts, " · ")
+end
+
 function craps.bot(g, p)
   if p.bankrupt then return "reset" end
   return "roll"

@@ -27,7 +27,7 @@ extension Game {
             readHooks()
             let migrate = lua.get(rulesTable, "migrate")
             if case .function = migrate {
-                try transaction(allowWhenOver: true) { try call(migrate, [.table(g)]) }
+                try transaction(allowWhenOver: true, undoable: false) { try call(migrate, [.table(g)]) }
             }
             log(.reload(rules.name))
         } catch {

@@ -43,7 +43,8 @@ public final class Game {
     public private(set) var playerNames: [String]
     public let seed: UInt64
     public let sourcePath: String
-    let overrides: [(String, String)]
+    /// The `--set` overrides the game was made with.
+    public let overrides: [(String, String)]
 
     /// Keep events (text, LED commands) for reading; simulations turn it off.
     public var recordsEvents = true {
@@ -70,6 +71,10 @@ public final class Game {
         var setup: LuaValue = .nil, turn: LuaValue = .nil, roll: LuaValue = .nil, bot: LuaValue = .nil
     }
     var restarts = 0
+    var undoStack: [UndoPoint] = []
+    /// Counts the inputs that made an undo point (so a caller can tell whether one did).
+    public private(set) var undoGeneration = 0
+    var inTransaction = false
 
     /// Loads a rule script and starts a game.
     public convenience init(rulesFile path: String, players: [String], seed: UInt64 = 0,
@@ -207,9 +212,9 @@ public final class Game {
             try start()
         } catch {
             rollBack(to: saved)
-            restarts -= 1
             throw error
         }
+        if transactional { pushUndo(UndoPoint(checkpoint: saved, snapshot: [])) }
     }
 
     /// Starts a fresh game in the same Lua state, its generator seeded with `seed`: what
@@ -220,13 +225,14 @@ public final class Game {
         host = HostState()
         eventLog.removeAll(keepingCapacity: true)
         recordedMetrics.removeAll(keepingCapacity: true)
+        undoStack.removeAll()
         try start(seed: seed)
     }
 
     // MARK: Internals
 
     /// Runs one input with rollback of both the Lua data and the host state.
-    func transaction(allowWhenOver: Bool = false, _ body: () throws -> Void) throws {
+    func transaction(allowWhenOver: Bool = false, undoable: Bool = true, _ body: () throws -> Void) throws {
         if isOver && !allowWhenOver {
             throw GameError.refused("the game is over (\(outcomeText)); use restart to play again")
         }
@@ -237,6 +243,9 @@ public final class Game {
         }
         let saved = checkpoint()
         let snapshot = try lua.call(api.snapshot, [.table(g)], budget: .some(nil))
+        let outermost = !inTransaction
+        inTransaction = true
+        defer { if outermost { inTransaction = false } }
         do {
             try body()
             try drainPendingTurns()
@@ -245,6 +254,33 @@ public final class Game {
             rollBack(to: saved)
             throw error
         }
+        if outermost && undoable { pushUndo(UndoPoint(checkpoint: saved, snapshot: snapshot)) }
+    }
+
+    /// The state before an input, to go back to with `undo`.
+    struct UndoPoint {
+        var checkpoint: Checkpoint
+        var snapshot: [LuaValue]
+    }
+
+    func pushUndo(_ point: UndoPoint) {
+        undoGeneration += 1
+        undoStack.append(point)
+        if undoStack.count > Self.undoDepth { undoStack.removeFirst(undoStack.count - Self.undoDepth) }
+    }
+
+    /// How many inputs `undo` can take back.
+    public static let undoDepth = 200
+    /// Whether there is an input to undo.
+    public var canUndo: Bool { !undoStack.isEmpty }
+
+    /// Puts the game back as it was before the last input (roll, action, clock move or
+    /// restart): Lua data, host state, timers, log and the random generator. The rules
+    /// stay as they are (a reload is not undone).
+    public func undo() throws {
+        guard let point = undoStack.popLast() else { throw GameError.refused("nothing to undo") }
+        if !point.snapshot.isEmpty { _ = try? lua.call(api.restore, point.snapshot, budget: .some(nil)) }
+        rollBack(to: point.checkpoint)
     }
 
     /// What the host needs to undo an input, besides the Lua tables under `g`.
@@ -255,11 +291,12 @@ public final class Game {
         var random: [UInt64]
         var g: LuaRef
         var playerTables: [LuaValue]
+        var restarts: Int
     }
 
     func checkpoint() -> Checkpoint {
         Checkpoint(host: host, eventCount: eventLog.count, metricCount: recordedMetrics.count,
-                   random: lua.random.state, g: g, playerTables: playerTables)
+                   random: lua.random.state, g: g, playerTables: playerTables, restarts: restarts)
     }
 
     func rollBack(to saved: Checkpoint) {
@@ -269,6 +306,7 @@ public final class Game {
         lua.random.state = saved.random
         if g != saved.g { g = saved.g; clockSeenByLua = nil }
         playerTables = saved.playerTables
+        restarts = saved.restarts
     }
 
     var outcomeText: String {
@@ -351,7 +389,7 @@ public final class Game {
         clockSeenByLua = nil
         lua.set(g, "current", players[0])
         eventLog.append(GameEvent(time: 0, kind: .start(players: playerNames, seed: explicitSeed ?? seed)))
-        try transaction {
+        try transaction(undoable: false) {
             try callHook(hooks.setup, [.table(g)])
             if host.pendingTurn == nil, !isOver, let seat = lua.get(g, path: "current", "seat").intValue {
                 host.pendingTurn = seat

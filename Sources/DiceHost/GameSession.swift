@@ -8,12 +8,25 @@ import Lua
 ///     let session = GameSession(game: game)
 ///     session.run("roll 3 4")     // ["roll Ann ⚂ ⚃ = 7", "say …", "turn Bob"]
 public final class GameSession {
-    public let game: Game
+    /// The game being played (`load` replaces it).
+    public private(set) var game: Game
     /// Set when a rule script failed during the session (exit status 1).
     public private(set) var sawRuleError = false
+    /// What the game printed when it started, and every command since with its output:
+    /// what `save` writes (a transcript, so a saved game is also a rule test).
+    public private(set) var startLines: [String]
+    public private(set) var steps: [Step] = []
+
+    public struct Step {
+        public var input: String
+        public var output: [String]
+        /// Whether the command changed the game (so `undo` takes it back).
+        public var changedGame: Bool
+    }
 
     public init(game: Game) {
         self.game = game
+        startLines = game.events.dropFirst().map(\.description)
     }
 
     public struct Reply {
@@ -31,6 +44,9 @@ public final class GameSession {
         ("log [N]", "show the last N events (all by default)"),
         ("led", "what each face shows now"),
         ("restart", "start a new game with the same players"),
+        ("undo", "take back the last roll, action, tick or restart"),
+        ("save FILE", "save the game as its seed and inputs (a transcript: also a rule test)"),
+        ("load FILE", "replay a saved game and continue it"),
         ("reload", "reload the rules file, keeping the game in progress"),
         ("help", "list the commands"),
         ("quit", "leave"),
@@ -41,17 +57,78 @@ public final class GameSession {
         let words = line.split(whereSeparator: \.isWhitespace).map(String.init)
         guard let command = words.first, !command.hasPrefix("#") else { return Reply(lines: []) }
         if command == "quit" || command == "exit" { return Reply(lines: [], quit: true) }
-        let before = game.events.count
+        let arguments = Array(words.dropFirst())
+        switch command {
+        case "undo": return Reply(lines: undo())
+        case "save", "load":
+            guard arguments.count == 1 else { return Reply(lines: ["error: usage: \(command) FILE"]) }
+            return Reply(lines: command == "save" ? save(to: arguments[0]) : load(from: arguments[0]))
+        default: break
+        }
+        let before = game.events.count, generation = game.undoGeneration
+        var lines: [String]
         do {
-            let extra = try execute(command, Array(words.dropFirst()), player: nil)
-            if let extra { return Reply(lines: extra) }
+            lines = try execute(command, arguments, player: nil) ?? game.events.dropFirst(before).map(\.description)
         } catch let error as GameError {
             if case .script = error { sawRuleError = true }
-            return Reply(lines: ["error: \(error)"])
+            lines = ["error: \(error)"]
         } catch {
-            return Reply(lines: ["error: \(error)"])
+            lines = ["error: \(error)"]
         }
-        return Reply(lines: game.events.dropFirst(before).map(\.description))
+        steps.append(Step(input: words.joined(separator: " "), output: lines, changedGame: game.undoGeneration != generation))
+        return Reply(lines: lines)
+    }
+
+    /// Takes back the last command that changed the game (and the commands after it).
+    func undo() -> [String] {
+        guard let last = steps.lastIndex(where: \.changedGame), game.canUndo else { return ["error: nothing to undo"] }
+        do { try game.undo() } catch { return ["error: \(error)"] }
+        let input = steps[last].input
+        steps.removeSubrange(last...)
+        return ["undone: \(input)"]
+    }
+
+    /// The session as a transcript: the rules (relative to `file`), players, seed and
+    /// overrides, then each command with its output.
+    public func transcript(for file: String) -> String {
+        var lines = ["# Saved with dicehost play; `load` continues it, `dicehost test` checks it.",
+                     "rules: \(Transcript.relativePath(game.sourcePath, from: file))",
+                     "players: \(game.playerNames.joined(separator: ", "))", "seed: \(game.seed)"]
+        lines += game.overrides.map { "set: \($0.0)=\($0.1)" }
+        lines += [""] + startLines
+        for step in steps { lines += ["> " + step.input] + step.output }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    func save(to file: String) -> [String] {
+        do {
+            try transcript(for: file).write(toFile: file, atomically: true, encoding: .utf8)
+        } catch {
+            return ["error: cannot write \(file): \(error.localizedDescription)"]
+        }
+        return ["saved \(steps.count) command\(steps.count == 1 ? "" : "s") to \(file)"]
+    }
+
+    /// Replays a saved game (or any transcript) and continues from its end; the current
+    /// game is kept if the file cannot be read or its rules do not load.
+    func load(from file: String) -> [String] {
+        let saved: Transcript
+        let loaded: Game
+        do {
+            saved = try Transcript(path: file)
+            loaded = try Game(rulesFile: saved.rulesPath, players: saved.players, seed: saved.seed, params: saved.overrides)
+        } catch {
+            return ["error: \(error)"]
+        }
+        let replay = GameSession(game: loaded)
+        for step in saved.steps { _ = replay.run(step.input) }
+        let differing = zip(saved.steps, replay.steps).filter { $0.0.expected != $0.1.output }.map(\.0.input)
+        (game, startLines, steps, sawRuleError) = (loaded, replay.startLines, replay.steps, sawRuleError || replay.sawRuleError)
+        var lines = ["loaded \(file): \(game.rules.name), \(game.playerNames.joined(separator: ", ")), \(steps.count) command\(steps.count == 1 ? "" : "s") replayed"]
+        if let first = differing.first {
+            lines.append("warning: \(differing.count) command\(differing.count == 1 ? "" : "s") gave different output than when saved (the rules changed?), first: \(first)")
+        }
+        return lines
     }
 
     /// Runs a command; returns lines to show instead of the new events, if any.

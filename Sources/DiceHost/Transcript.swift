@@ -138,6 +138,18 @@ public struct Transcript {
         return actual
     }
 
+    /// `target` as seen from the folder of `file` (transcripts name rules relative to themselves).
+    public static func relativePath(_ target: String, from file: String) -> String {
+        let cwd = FileManager.default.currentDirectoryPath
+        func absolute(_ p: String) -> [String] {
+            (p.hasPrefix("/") ? p : cwd + "/" + p).split(separator: "/").map(String.init).filter { $0 != "." }
+        }
+        let to = absolute(target), from = Array(absolute(file).dropLast())
+        var common = 0
+        while common < min(to.count, from.count), to[common] == from[common] { common += 1 }
+        return (Array(repeating: "..", count: from.count - common) + to[common...]).joined(separator: "/")
+    }
+
     /// The file's text.
     public var text: String {
         var out = header + [""] + startExpected

@@ -190,4 +190,6 @@ public final class LuaState {
 public struct LuaInterruptHandle: @unchecked Sendable {
     let context: UnsafeMutablePointer<clua_context>
     public func request() { context.pointee.interrupt_requested = 1 }
+    /// Withdraws a request no script was running to see.
+    public func clear() { context.pointee.interrupt_requested = 0 }
 }

@@ -25,11 +25,17 @@ extension DiceHostCommand {
         @Option(name: .customLong("set"), help: "Override a param, e.g. --set target=30 (repeatable).")
         var overrides: [String] = []
 
-        @Flag(help: "Let the rules' bot policies play until the game ends.")
+        @Flag(help: "Let the rules' bot policies play until the game ends (with --watch: again after each reload).")
         var auto = false
+
+        @Flag(help: "Reload the rules when the file, or a file it requires, is saved (within 200 ms).")
+        var watch = false
 
         @Option(help: "Record the session as a rule test (transcript) in this file.")
         var record: String?
+
+        @Option(help: "Append every event, with its game time, to this file as it happens.")
+        var log: String?
 
         func run() throws {
             let params: [(String, String)]
@@ -38,80 +44,107 @@ extension DiceHostCommand {
                 throw ExitStatus.usage
             }
             let seed = self.seed ?? UInt64.random(in: 0...999_999)
-            let interactive = isatty(STDIN_FILENO) != 0
             let names: [String]
-            do {
-                names = try players.map(Self.parsePlayers) ?? Self.defaultPlayers(for: rules, params: params)
-            } catch {
-                printError("\(error)")
-                throw ExitStatus.scriptDoesNotLoad
-            }
             let game: Game
             do {
+                names = try players.map(Self.parsePlayers) ?? Self.defaultPlayers(for: rules, params: params)
                 game = try Game(rulesFile: rules, players: names, seed: seed, params: params)
             } catch {
                 printError("\(error)")
                 throw ExitStatus.scriptDoesNotLoad
             }
+            var output = PlayOutput(renderer: .forStandardOutput(), logPath: log)
+            if self.seed == nil { output.show(["seed \(seed)"]) }
+            output.show(["\(game.rules.name): \(names.joined(separator: ", "))"])
+            output.show(game.events.dropFirst().map(\.description), log: game)
+            Interrupts.install()
             let session = GameSession(game: game)
-            if self.seed == nil { print("seed \(seed)") }
-            print("\(game.rules.name): \(names.joined(separator: ", "))")
-            let startLines = game.events.dropFirst().map(\.description)
-            for line in startLines { print(line) }
-            var recorded: [String] = []
             defer {
                 if let record {
-                    let header = ["# Recorded with dicehost play.", "rules: \(Self.relativePath(rules, from: record))", "players: \(names.joined(separator: ", "))", "seed: \(seed)"]
-                        + overrides.map { "set: \($0)" }
-                    let text = (header + [""] + startLines + recorded).joined(separator: "\n") + "\n"
-                    do { try text.write(toFile: record, atomically: true, encoding: .utf8) } catch {
+                    do { try session.transcript(for: record).write(toFile: record, atomically: true, encoding: .utf8) } catch {
                         printError("dicehost: cannot write \(record): \(error)")
                     }
                 }
             }
+            let watcher = watch ? RulesWatcher(game: game) : nil
+            if watch { output.show(["watching \(watcher!.watchedFiles.joined(separator: ", "))"]) }
             if auto {
-                var moves = 0
-                while !game.isOver && moves < Self.autoMoveLimit {
-                    let before = game.events.count
-                    do { try game.playBotMove() } catch {
-                        print("error: \(error)")
-                        throw ExitStatus.failure
-                    }
-                    for event in game.events.dropFirst(before) { print(event.description) }
-                    moves += 1
-                }
-                if !game.isOver { print("stopped after \(moves) moves: the game did not end") }
+                if try !playAutomatically(session.game, output: &output) && !watch { throw ExitStatus.failure }
+                guard let watcher else { return }
+                try autoReplayOnSave(watcher, names: names, seed: seed, params: params, output: &output)
                 return
             }
+            let input = LineInput()
+            let interactive = isatty(STDIN_FILENO) != 0
             while true {
-                if interactive {
-                    print("\(game.currentPlayer ?? "-")> ", terminator: "")
-                    fflush(stdout)
+                if interactive { output.prompt(session.game) }
+                let event = input.next {
+                    guard let watcher, !watcher.changedFiles().isEmpty else { return }
+                    let reply = Interrupts.whileRunning(session.game.lua) { session.run("reload") }
+                    if interactive { output.clearPromptLine() }
+                    output.show(reply.lines.map { $0.hasPrefix("error") ? "reload failed, the old rules still run: " + $0.dropFirst(7) : $0 },
+                                log: session.game)
+                    watcher.watch(session.game)
+                    if interactive { output.prompt(session.game) }
                 }
-                guard let line = readLine() else { break }
-                let reply = session.run(line)
-                for out in reply.lines { print(out) }
-                if !line.trimmingCharacters(in: .whitespaces).isEmpty, !reply.quit {
-                    recorded += ["> " + line.trimmingCharacters(in: .whitespaces)] + reply.lines
+                switch event {
+                case .end:
+                    if interactive { output.show([""]) }
+                    if session.sawRuleError { throw ExitStatus.failure }
+                    return
+                case .interrupted:
+                    output.show(["^C"])
+                case .line(let line):
+                    let reply = Interrupts.whileRunning(session.game.lua) { session.run(line) }
+                    output.show(reply.lines, log: session.game)
+                    if reply.quit {
+                        if session.sawRuleError { throw ExitStatus.failure }
+                        return
+                    }
+                    if line.trimmingCharacters(in: .whitespaces).hasPrefix("load "), let watcher { watcher.watch(session.game) }
                 }
-                if reply.quit { break }
             }
-            if session.sawRuleError { throw ExitStatus.failure }
+        }
+
+        /// Lets the bots play to the end; false if a rule error stopped the game.
+        func playAutomatically(_ game: Game, output: inout PlayOutput) throws -> Bool {
+            var moves = 0
+            while !game.isOver && moves < Self.autoMoveLimit {
+                let before = game.events.count
+                do { try Interrupts.whileRunning(game.lua) { try game.playBotMove() } } catch {
+                    output.show(["error: \(error)"])
+                    return false
+                }
+                output.show(game.events.dropFirst(before).map(\.description), log: game)
+                moves += 1
+            }
+            if !game.isOver { output.show(["stopped after \(moves) moves: the game did not end"]) }
+            return true
+        }
+
+        /// --auto --watch: after each save, the same game (same seed) replays under the new rules.
+        func autoReplayOnSave(_ watcher: RulesWatcher, names: [String], seed: UInt64, params: [(String, String)],
+                              output: inout PlayOutput) throws {
+            let input = LineInput()
+            while true {
+                var changed = false
+                let event = input.next { changed = !watcher.changedFiles().isEmpty }
+                if case .end = event { return }
+                if case .interrupted = event { return }
+                guard changed else { continue }
+                do {
+                    let game = try Game(rulesFile: rules, players: names, seed: seed, params: params)
+                    output.show(["reloaded \(rules): \(game.rules.name), replaying seed \(seed)"])
+                    output.show(game.events.dropFirst().map(\.description), log: game)
+                    _ = try playAutomatically(game, output: &output)
+                    watcher.watch(game)
+                } catch {
+                    output.show(["reload failed: \(error)"])
+                }
+            }
         }
 
         static let autoMoveLimit = 10_000
-
-        /// `target` as seen from the folder of `file` (transcripts name rules relative to themselves).
-        static func relativePath(_ target: String, from file: String) -> String {
-            let cwd = FileManager.default.currentDirectoryPath
-            func absolute(_ p: String) -> [String] {
-                (p.hasPrefix("/") ? p : cwd + "/" + p).split(separator: "/").map(String.init).filter { $0 != "." }
-            }
-            let to = absolute(target), from = Array(absolute(file).dropLast())
-            var common = 0
-            while common < min(to.count, from.count), to[common] == from[common] { common += 1 }
-            return (Array(repeating: "..", count: from.count - common) + to[common...]).joined(separator: "/")
-        }
 
         /// "Ann, Bob" → ["Ann", "Bob"].
         static func parsePlayers(_ text: String) -> [String] {
@@ -124,5 +157,41 @@ extension DiceHostCommand {
             let count = max(ruleSet.minPlayers, min(2, ruleSet.maxPlayers))
             return Array(["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"].prefix(count)) + (count > 8 ? (9...count).map { "P\($0)" } : [])
         }
+    }
+}
+
+/// Where play output goes: standard output (rendered for a terminal) and the --log file.
+struct PlayOutput {
+    let renderer: Renderer
+    let logFile: FileHandle?
+
+    init(renderer: Renderer, logPath: String?) {
+        self.renderer = renderer
+        if let logPath {
+            if !FileManager.default.fileExists(atPath: logPath) { FileManager.default.createFile(atPath: logPath, contents: nil) }
+            logFile = FileHandle(forWritingAtPath: logPath)
+            _ = try? logFile?.seekToEnd()
+            if logFile == nil { printError("dicehost: cannot write the log \(logPath)") }
+        } else {
+            logFile = nil
+        }
+    }
+
+    func show(_ lines: [String], log game: Game? = nil) {
+        for line in lines { print(renderer.render(line)) }
+        fflush(stdout)
+        if let logFile, let game, !lines.isEmpty {
+            let stamped = lines.map { String(format: "%8.3fs ", Double(game.now) / 1000) + $0 }.joined(separator: "\n") + "\n"
+            logFile.write(Data(stamped.utf8))
+        }
+    }
+
+    func prompt(_ game: Game) {
+        print(renderer.prompt(for: game), terminator: "")
+        fflush(stdout)
+    }
+
+    func clearPromptLine() {
+        print("\r\u{1B}[K", terminator: "")
     }
 }
