@@ -116,7 +116,7 @@ public final class GameSession {
         let loaded: Game
         do {
             saved = try Transcript(path: file)
-            loaded = try Game(rulesFile: saved.rulesPath, players: saved.players, seed: saved.seed, params: saved.overrides)
+            loaded = try Game(rulesFile: saved.rulesPathFromWorkingDirectory, players: saved.players, seed: saved.seed, params: saved.overrides)
         } catch {
             return ["error: \(error)"]
         }

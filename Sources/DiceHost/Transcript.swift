@@ -119,12 +119,18 @@ public struct Transcript {
         return (dir.hasPrefix("/") ? "/" : "") + parts.joined(separator: "/")
     }
 
+    /// The rules file as named from the working directory, as when the game was played
+    /// there (error messages quote the path).
+    public var rulesPathFromWorkingDirectory: String {
+        Transcript.relativePath(rulesPath, from: FileManager.default.currentDirectoryPath + "/here")
+    }
+
     /// Plays the inputs and returns the transcript as it actually went.
     public func play() -> Transcript {
         var actual = self
         let game: Game
         do {
-            game = try Game(rulesFile: rulesPath, players: players, seed: seed, params: overrides)
+            game = try Game(rulesFile: rulesPathFromWorkingDirectory, players: players, seed: seed, params: overrides)
         } catch {
             actual.startExpected = ["error: \(error)"]
             actual.steps = steps.map { Step(comments: $0.comments, input: $0.input, expected: []) }

@@ -63,6 +63,11 @@ enum Interrupts {
 
     static func install() {
         _ = slot; _ = pending
+        // A parent (a test runner, a job control shell) may hand down SIGINT blocked.
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
         signal(SIGINT) { _ in
             if let handle = Interrupts.slot.pointee { handle.request() } else { Interrupts.pending.pointee = 1 }
         }
