@@ -8,3 +8,5 @@ echo "== one roll through a hook (bench/roll)"
 .build/release/bench-roll
 echo "== simulation (bench/sim.py)"
 python3 bench/sim.py
+echo "== hot reload latency (bench/reload.py)"
+python3 bench/reload.py

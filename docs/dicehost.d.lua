@@ -56,6 +56,8 @@ function Game:is_over() end
 ---@field turn fun(g: Game, p: Player)|nil
 ---@field roll fun(g: Game, p: Player, r: Roll)
 ---@field bot fun(g: Game, p: Player): string|table|nil
+---@field migrate fun(g: Game)|nil
+---@field status fun(g: Game): string|nil
 
 ---@class Rules
 ---@overload fun(declaration: table): RuleTable
