@@ -19,12 +19,19 @@ let package = Package(
             pkgConfig: "lua5.4",
             providers: [.apt(["liblua5.4-dev", "pkg-config"]), .brew(["lua"])]
         ),
+        // libedit from the system (Debian: libedit-dev): line editing for the REPL only.
+        .systemLibrary(
+            name: "CEditLine",
+            pkgConfig: "libedit",
+            providers: [.apt(["libedit-dev"]), .brew(["libedit"])]
+        ),
         .target(name: "Lua", dependencies: ["CLua"]),
         .target(name: "DiceHost", dependencies: ["Lua"]),
         .executableTarget(
             name: "dicehost",
             dependencies: [
                 "DiceHost",
+                "CEditLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -52,6 +52,15 @@ public final class GameSession {
         ("quit", "leave"),
     ]
 
+    /// What tab completion offers: the commands, the rules' actions, the players.
+    public var completionWords: [String] {
+        let commands = Self.help.compactMap { entry -> String? in
+            let word = String(entry.0.prefix { $0 != " " })
+            return word == word.lowercased() ? word : nil
+        }
+        return commands + ["tilt", "short"] + game.rules.actions + game.playerNames
+    }
+
     /// Runs one command line.
     public func run(_ line: String) -> Reply {
         let words = line.split(whereSeparator: \.isWhitespace).map(String.init)

@@ -75,17 +75,25 @@ extension DiceHostCommand {
                 return
             }
             let input = LineInput()
-            let interactive = isatty(STDIN_FILENO) != 0
+            let editor = isatty(STDIN_FILENO) != 0 ? LineEditor() : nil
+            let interactive = editor != nil
+            // Between keystrokes: reload on a save; true if it printed.
+            let idle = { () -> Bool in
+                guard let watcher, !watcher.changedFiles().isEmpty else { return false }
+                let reply = Interrupts.whileRunning(session.game.lua) { session.run("reload") }
+                if interactive { output.clearPromptLine() }
+                output.show(reply.lines.map { $0.hasPrefix("error") ? "reload failed, the old rules still run: " + $0.dropFirst(7) : $0 },
+                            log: session.game)
+                watcher.watch(session.game)
+                return true
+            }
             while true {
-                if interactive { output.prompt(session.game) }
-                let event = input.next {
-                    guard let watcher, !watcher.changedFiles().isEmpty else { return }
-                    let reply = Interrupts.whileRunning(session.game.lua) { session.run("reload") }
-                    if interactive { output.clearPromptLine() }
-                    output.show(reply.lines.map { $0.hasPrefix("error") ? "reload failed, the old rules still run: " + $0.dropFirst(7) : $0 },
-                                log: session.game)
-                    watcher.watch(session.game)
-                    if interactive { output.prompt(session.game) }
+                let event: LineInput.Event
+                if let editor {
+                    LineEditor.words = session.completionWords
+                    event = editor.next(prompt: output.renderer.prompt(for: session.game), idle: idle)
+                } else {
+                    event = input.next { _ = idle() }
                 }
                 switch event {
                 case .end:
@@ -184,11 +192,6 @@ struct PlayOutput {
             let stamped = lines.map { String(format: "%8.3fs ", Double(game.now) / 1000) + $0 }.joined(separator: "\n") + "\n"
             logFile.write(Data(stamped.utf8))
         }
-    }
-
-    func prompt(_ game: Game) {
-        print(renderer.prompt(for: game), terminator: "")
-        fflush(stdout)
     }
 
     func clearPromptLine() {

@@ -87,6 +87,14 @@ import Testing
         #expect(session.run("save").lines == ["error: usage: save FILE"])
     }
 
+    @Test func tabCompletionOffersCommandsActionsAndPlayers() throws {
+        let words = try crapsSession().completionWords
+        for word in ["roll", "as", "tick", "undo", "save", "load", "reload", "quit", "ante", "reset", "Ann", "Bob", "tilt"] {
+            #expect(words.contains(word), "\(word)")
+        }
+        #expect(!words.contains("ACTION") && Set(words).count == words.count)
+    }
+
     @Test func crapsShowsThePointAndBalancesInItsStatusLine() throws {
         let session = try crapsSession()
         #expect(session.game.statusLine() == "point off · Ann $200 · Bob $200")
