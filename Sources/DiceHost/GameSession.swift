@@ -48,7 +48,7 @@ public final class GameSession {
         ("save FILE", "save the game as its seed and inputs (a transcript: also a rule test)"),
         ("load FILE", "replay a saved game and continue it"),
         ("reload", "reload the rules file, keeping the game in progress"),
-        ("help", "list the commands"),
+        ("help [COMMAND]", "list the commands, or explain one"),
         ("quit", "leave"),
     ]
 
@@ -143,6 +143,11 @@ public final class GameSession {
     /// Runs a command; returns lines to show instead of the new events, if any.
     func execute(_ command: String, _ args: [String], player: String?) throws -> [String]? {
         switch command {
+        case "help" where !args.isEmpty:
+            let wanted = args[0]
+            if let entry = Self.help.first(where: { $0.0.prefix { $0 != " " } == wanted }) { return ["\(entry.0)  \(entry.1)"] }
+            if game.rules.actions.contains(wanted) { return ["\(wanted) [ARGS...]  an action of \(game.rules.name), as the current player (or 'as NAME \(wanted)')"] }
+            throw GameError.refused("no command '\(wanted)' (try 'help')")
         case "help":
             return Self.help.map { "\($0.0.padding(toLength: 24, withPad: " ", startingAt: 0)) \($0.1)" }
                 + (game.rules.actions.isEmpty ? [] : ["actions: " + game.rules.actions.joined(separator: ", ")])

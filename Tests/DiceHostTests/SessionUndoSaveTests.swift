@@ -95,6 +95,13 @@ import Testing
         #expect(!words.contains("ACTION") && Set(words).count == words.count)
     }
 
+    @Test func helpExplainsOneCommand() throws {
+        let session = try crapsSession()
+        #expect(session.run("help undo").lines == ["undo  take back the last roll, action, tick or restart"])
+        #expect(session.run("help ante").lines == ["ante [ARGS...]  an action of Craps, as the current player (or 'as NAME ante')"])
+        #expect(session.run("help fly").lines == ["error: no command 'fly' (try 'help')"])
+    }
+
     @Test func crapsShowsThePointAndBalancesInItsStatusLine() throws {
         let session = try crapsSession()
         #expect(session.game.statusLine() == "point off · Ann $200 · Bob $200")
