@@ -119,9 +119,6 @@ static inline lua_State *clua_newstate(size_t memory_limit) {
     *(clua_context **)lua_getextraspace(L) = c;
     c->main_thread = L;
     lua_atpanic(L, clua_panic);
-    /* Games allocate many short-lived tables (rolls, per-game state) over a heap of
-       long-lived ones (the runtime, the rules): the generational collector's case. */
-    lua_gc(L, LUA_GCGEN, 0, 0);
     return L;
 }
 

@@ -5,7 +5,7 @@ extension Game {
     /// `status(g)` hook (Craps: the point and each balance); nil without the hook.
     /// It runs under the budget and changes nothing; a failing hook reads as its error.
     public func statusLine() -> String? {
-        let hook = lua.get(rulesTable, "status")
+        let hook = hooks.status
         guard case .function = hook else { return nil }
         do {
             let result = try lua.call(hook, [.table(g)])

@@ -68,7 +68,7 @@ public final class Game {
     var clockSeenByLua: Int?
 
     struct Hooks {
-        var setup: LuaValue = .nil, turn: LuaValue = .nil, roll: LuaValue = .nil, bot: LuaValue = .nil
+        var setup: LuaValue = .nil, turn: LuaValue = .nil, roll: LuaValue = .nil, bot: LuaValue = .nil, status: LuaValue = .nil
     }
     var restarts = 0
     var undoStack: [UndoPoint] = []
@@ -409,6 +409,6 @@ extension Game {
 extension Game {
     func readHooks() {
         hooks = Hooks(setup: lua.get(rulesTable, "setup"), turn: lua.get(rulesTable, "turn"),
-                      roll: lua.get(rulesTable, "roll"), bot: lua.get(rulesTable, "bot"))
+                      roll: lua.get(rulesTable, "roll"), bot: lua.get(rulesTable, "bot"), status: lua.get(rulesTable, "status"))
     }
 }

@@ -81,6 +81,9 @@ public final class GameSession {
         } catch let error as GameError {
             if case .script = error { sawRuleError = true }
             lines = ["error: \(error)"]
+        } catch let failure as ReloadFailure {
+            if case .script = failure.cause { sawRuleError = true }
+            lines = ["error: \(failure)"]
         } catch {
             lines = ["error: \(error)"]
         }
@@ -189,7 +192,7 @@ public final class GameSession {
             try game.restart()
             return nil
         case "reload":
-            try game.reload()
+            do { try game.reload() } catch let error as GameError { throw ReloadFailure(cause: error) }
             return nil
         default:
             guard game.rules.actions.contains(command) else {
@@ -198,6 +201,12 @@ public final class GameSession {
             try game.act(command, by: player, arguments: args.map(Self.argument))
             return nil
         }
+    }
+
+    /// A reload that did not take: the game goes on under the rules it had.
+    struct ReloadFailure: Error, CustomStringConvertible {
+        let cause: GameError
+        var description: String { "reload failed, the old rules still run: \(cause)" }
     }
 
     /// "500ms", "2s", "1.5s", "250" (ms).

@@ -109,7 +109,7 @@ public enum Simulation {
             progress?(min(shared.gamesPlayed, range.count))
         }
         if let error = shared.workerError { throw error }
-        var result = shared.merged ?? SimulationResult(study: study)
+        var result = shared.merged
         result.ranges = [[range.lowerBound, range.upperBound]]
         result.seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         progress?(range.count)
@@ -157,7 +157,7 @@ private final class SharedProgress: @unchecked Sendable {
     private var played = 0
     private var pending: [Int: SimulationResult] = [:]
     private var mergedBlocks = 0
-    private(set) var merged: SimulationResult?
+    private(set) var merged: SimulationResult
     private(set) var workerError: Error?
 
     init(blockCount: Int, study: SimulationResult.Study) {
@@ -176,7 +176,7 @@ private final class SharedProgress: @unchecked Sendable {
         pending[block] = result
         played += unreported
         while let ready = pending.removeValue(forKey: mergedBlocks) {
-            do { merged = try merged?.merging(ready) } catch { workerError = workerError ?? error }
+            do { merged = try merged.merging(ready) } catch { workerError = workerError ?? error }
             mergedBlocks += 1
         }
     }

@@ -82,11 +82,11 @@ extension DiceHostCommand {
                 guard let watcher, !watcher.changedFiles().isEmpty else { return false }
                 let reply = Interrupts.whileRunning(session.game.lua) { session.run("reload") }
                 if interactive { output.clearPromptLine() }
-                output.show(reply.lines.map { $0.hasPrefix("error") ? "reload failed, the old rules still run: " + $0.dropFirst(7) : $0 },
-                            log: session.game)
+                output.show(reply.lines, log: session.game)
                 watcher.watch(session.game)
                 return true
             }
+            var watchedGame = session.game
             while true {
                 let event: LineInput.Event
                 if let editor {
@@ -109,7 +109,10 @@ extension DiceHostCommand {
                         if session.sawRuleError { throw ExitStatus.failure }
                         return
                     }
-                    if line.trimmingCharacters(in: .whitespaces).hasPrefix("load "), let watcher { watcher.watch(session.game) }
+                    if let watcher, session.game !== watchedGame {  // `load` brought another game
+                        watcher.watch(session.game)
+                        watchedGame = session.game
+                    }
                 }
             }
         }

@@ -95,6 +95,15 @@ import Testing
         #expect(!words.contains("ACTION") && Set(words).count == words.count)
     }
 
+    @Test func aFailedReloadSaysTheOldRulesStillRun() throws {
+        let path = try temporaryRules("local r = rules { name = 'One', players = 1 }\nfunction r.roll(g, p, roll) g:say('one') end\nreturn r\n")
+        let session = GameSession(game: try Game(rulesFile: path, players: ["Ann"]))
+        try "local r = rules { name = 'Two', players = 1 }\nreturn r +\n".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(session.run("reload").lines == ["error: reload failed, the old rules still run: \(path):3: unexpected symbol near <eof>"])
+        #expect(session.sawRuleError)
+        #expect(session.run("roll 2").lines.contains("say one"))
+    }
+
     @Test func helpExplainsOneCommand() throws {
         let session = try crapsSession()
         #expect(session.run("help undo").lines == ["undo  take back the last roll, action, tick or restart"])
