@@ -7,6 +7,7 @@
 #include <lua.h>
 #include <lauxlib.h>
 #include <lualib.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -54,6 +55,10 @@ typedef struct clua_context {
     clua_dispatch_fn dispatch;
     /* the game's random generator: xoshiro256** */
     uint64_t random_state[4];
+    /* watched calls (no budget): steps made, whether one runs, whether it was stopped */
+    uint64_t progress;
+    int watched;
+    volatile sig_atomic_t stalled;
 } clua_context;
 
 // Why C: lua_getextraspace is a macro.
@@ -182,6 +187,69 @@ static inline void clua_resume_budget(lua_State *L) {
     clua_context *c = clua_ctx(L);
     if (c->budget_armed) lua_sethook(L, clua_hook, LUA_MASKCOUNT, c->budget_tripped ? 1 : CLUA_HOOK_STEP);
 }
+
+/* ---------------------------------------------------------------------------------
+** Watched calls: a hot loop runs with no budget, so no count hook slows every VM
+** instruction; it reports progress once per step, and a watchdog thread stops a step
+** that makes none by signalling the thread, whose handler installs the hook (Lua's own
+** interpreter stops Ctrl-C the same way: lua_sethook is safe in a signal handler).
+** ------------------------------------------------------------------------------- */
+
+#define CLUA_WATCHDOG_SIGNAL SIGUSR2
+/* Declared here: glibc's header shows it only under _GNU_SOURCE. */
+extern int pthread_sigqueue(pthread_t thread, int sig, const union sigval value);
+
+// Why C: a signal handler; the context rides in the signal's value.
+static void clua_watchdog_signal(int sig, siginfo_t *info, void *unused) {
+    (void)sig; (void)unused;
+    clua_context *c = (clua_context *)info->si_value.sival_ptr;
+    if (c == NULL || !__atomic_load_n(&c->watched, __ATOMIC_SEQ_CST)) return;
+    c->stalled = 1;
+    c->interrupt_requested = 1;
+    lua_sethook(c->main_thread, clua_hook, LUA_MASKCOUNT, 1);
+}
+
+// Why C: sigaction with SA_SIGINFO.
+static inline void clua_watchdog_install(void) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_sigaction = clua_watchdog_signal;
+    action.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&action.sa_mask);
+    sigaction(CLUA_WATCHDOG_SIGNAL, &action, NULL);
+}
+
+// Why C: pthread_sigqueue's union argument. Called by the watchdog thread.
+static inline int clua_watchdog_stop(pthread_t thread, clua_context *c) {
+    union sigval value;
+    value.sival_ptr = c;
+    return pthread_sigqueue(thread, CLUA_WATCHDOG_SIGNAL, value);
+}
+
+// Why C: atomics shared with the watchdog thread.
+static inline void clua_watch_begin(clua_context *c) {
+    c->stalled = 0;
+    c->interrupt_requested = 0;
+    __atomic_store_n(&c->watched, 1, __ATOMIC_SEQ_CST);
+}
+
+/// Ends a watched call; returns whether the watchdog stopped (or was stopping) it.
+static inline int clua_watch_end(lua_State *L) {
+    clua_context *c = clua_ctx(L);
+    __atomic_store_n(&c->watched, 0, __ATOMIC_SEQ_CST);
+    int stalled = c->stalled;
+    if (stalled) {
+        lua_sethook(L, NULL, 0, 0);
+        c->interrupt_requested = 0;
+        c->stalled = 0;
+    }
+    return stalled;
+}
+
+// Why C: as above.
+static inline void clua_progress(clua_context *c) { __atomic_fetch_add(&c->progress, 1, __ATOMIC_RELAXED); }
+static inline uint64_t clua_progress_read(clua_context *c) { return __atomic_load_n(&c->progress, __ATOMIC_RELAXED); }
+static inline int clua_watched_now(clua_context *c) { return __atomic_load_n(&c->watched, __ATOMIC_SEQ_CST); }
 
 /* ---------------------------------------------------------------------------------
 ** Protected calls with a traceback, and the host-function trampoline

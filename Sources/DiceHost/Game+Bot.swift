@@ -10,7 +10,12 @@ extension Game {
         let seat = try self.seat(of: nil)
         let choice: [LuaValue]
         do { choice = try lua.call(bot, [.table(g), try playerValue(seat)]) } catch let error as LuaError { throw GameError.script(error) }
-        switch choice.first ?? .nil {
+        try perform(botChoice: choice.first ?? .nil)
+    }
+
+    /// Does what a bot chose (see `playBotMove`).
+    func perform(botChoice: LuaValue) throws {
+        switch botChoice {
         case .nil, .string("roll"): try roll()
         case .string(let action): try act(action)
         case .table(let t):
@@ -20,5 +25,48 @@ extension Game {
         case let other:
             throw GameError.refused("bot must return \"roll\", an action name or {action, args...}, got \(other.typeName)")
         }
+    }
+
+    /// Plays bot moves until the game ends or `limit` moves are made; returns the moves
+    /// made. The same game as `playBotMove` in a loop, but when there are neither events
+    /// nor undo points to keep (`recordsEvents` and `transactional` off, as in a
+    /// simulation) plain rolls are played inside one Lua call, and with no instruction
+    /// budget when a `LuaWatchdog` watches the state (see `LuaState.callWatched`). A failing
+    /// move leaves the game as it failed (there is no rollback without transactions).
+    public func playBotMoves(limit: Int) throws -> Int {
+        var moves = 0
+        var fast = playsLoopsInLua
+        if case .function = hooks.roll {} else { fast = false }
+        while moves < limit && !isOver {
+            guard fast else {
+                try playBotMove()
+                moves += 1
+                continue
+            }
+            let dice = rules.dice
+            let simple = !dice.exploding && dice.keep == .all
+            syncClock()
+            let results: [LuaValue]
+            do {
+                results = try lua.callWatched(api.botMoves, [.table(g), hooks.bot, hooks.roll, hooks.turn, .integer(Int64(limit - moves)),
+                                                             .integer(Int64(dice.count)), .integer(Int64(dice.sides)),
+                                                             .integer(Int64(dice.modifier)), simple ? .nil : .string(dice.text)])
+            } catch let error as LuaError {
+                throw GameError.script(error)
+            }
+            moves += results.first?.intValue ?? 0
+            host.rolls += results.count > 1 ? results[1].intValue ?? 0 : 0
+            switch results.count > 2 ? results[2] : .nil {
+            case .string("move"):
+                try perform(botChoice: results.count > 3 ? results[3] : .nil)
+                moves += 1
+            case .string("host"):
+                try playBotMove()
+                moves += 1
+            default:
+                break
+            }
+        }
+        return moves
     }
 }

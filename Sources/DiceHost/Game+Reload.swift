@@ -25,6 +25,7 @@ extension Game {
             }
             (rules, rulesTable) = (newRules, newTable)
             readHooks()
+            startTemplate = nil
             let migrate = lua.get(rulesTable, "migrate")
             if case .function = migrate {
                 try transaction(allowWhenOver: true, undoable: false) { try call(migrate, [.table(g)]) }

@@ -65,6 +65,8 @@ public final class Game {
     var hooks = Hooks()
     /// The player tables, by seat - 1 (the same tables as g.players).
     var playerTables: [LuaValue] = []
+    /// The player names and params each new `g` is made from (made again after a reload).
+    var startTemplate: (names: LuaRef, params: LuaRef)?
     var clockSeenByLua: Int?
 
     struct Hooks {
@@ -75,6 +77,10 @@ public final class Game {
     /// Counts the inputs that made an undo point (so a caller can tell whether one did).
     public private(set) var undoGeneration = 0
     var inTransaction = false
+    /// Lets a game that keeps neither events nor undo points (a simulation's) start and
+    /// play its bots' rolls inside Lua; off, it goes input by input (the reference).
+    var allowsLoopsInLua = true
+    var playsLoopsInLua: Bool { allowsLoopsInLua && !recordsEvents && !transactional }
 
     /// Loads a rule script and starts a game.
     public convenience init(rulesFile path: String, players: [String], seed: UInt64 = 0,
@@ -322,11 +328,16 @@ public final class Game {
     }
 
     func call(_ function: LuaValue, _ arguments: [LuaValue]) throws {
+        syncClock()
+        do { try lua.call(function, arguments) } catch let error as LuaError { throw GameError.script(error) }
+    }
+
+    /// Shows the host's clock to the scripts as `g.now` (written only when it moved).
+    func syncClock() {
         if clockSeenByLua != host.now {
             lua.set(g, "now", .integer(Int64(host.now)))
             clockSeenByLua = host.now
         }
-        do { try lua.call(function, arguments) } catch let error as LuaError { throw GameError.script(error) }
     }
 
     func callHook(_ hook: LuaValue, _ arguments: [LuaValue]) throws {
@@ -378,16 +389,23 @@ public final class Game {
     /// Builds `g`, runs `setup`, and starts the first turn (unless setup did).
     func start(seed explicitSeed: UInt64? = nil) throws {
         lua.random.seed(explicitSeed ?? (restarts == 0 ? seed : seed &+ 0x9E37_79B9_7F4A_7C15 &* UInt64(restarts)))
-        let players = playerNames.enumerated().map { index, name in
-            LuaValue.table(lua.makeTable(fields: [("name", .string(name)), ("seat", .integer(Int64(index + 1))), ("eliminated", .boolean(false))]))
+        let template = startTemplate ?? makeStartTemplate()
+        if playsLoopsInLua {
+            eventLog.append(GameEvent(time: 0, kind: .start(players: playerNames, seed: explicitSeed ?? seed)))
+            do {
+                _ = try lua.callWatched(api.startGame, [.table(template.names), .table(template.params), hooks.setup, hooks.turn])
+            } catch let error as LuaError {
+                throw GameError.script(error)
+            }
+            return
         }
-        let params = lua.makeTable(fields: rules.params.map { ($0.name, $0.value.luaValue) } + [("dice", .string(rules.dice.text))])
-        playerTables = players
-        let table = try lua.call(api.newGame, [.table(lua.makeTable(array: players)), .table(params)], budget: .some(nil))
-        guard let newG = table.first?.tableRef else { throw GameError.refused("cannot create the game table") }
+        let made = try lua.call(api.newGame, [.table(template.names), .table(template.params)], budget: .some(nil))
+        guard made.count == 2, let newG = made[0].tableRef, let players = made[1].tableRef else {
+            throw GameError.refused("cannot create the game table")
+        }
         g = newG
+        playerTables = lua.array(players)
         clockSeenByLua = nil
-        lua.set(g, "current", players[0])
         eventLog.append(GameEvent(time: 0, kind: .start(players: playerNames, seed: explicitSeed ?? seed)))
         try transaction(undoable: false) {
             try callHook(hooks.setup, [.table(g)])
@@ -407,6 +425,13 @@ extension Game {
 }
 
 extension Game {
+    func makeStartTemplate() -> (names: LuaRef, params: LuaRef) {
+        let template = (names: lua.makeTable(array: playerNames.map { .string($0) }),
+                        params: lua.makeTable(fields: rules.params.map { ($0.name, $0.value.luaValue) } + [("dice", .string(rules.dice.text))]))
+        startTemplate = template
+        return template
+    }
+
     func readHooks() {
         hooks = Hooks(setup: lua.get(rulesTable, "setup"), turn: lua.get(rulesTable, "turn"),
                       roll: lua.get(rulesTable, "roll"), bot: lua.get(rulesTable, "bot"), status: lua.get(rulesTable, "status"))

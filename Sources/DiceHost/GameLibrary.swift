@@ -63,6 +63,31 @@ extension Game {
                 return 0
             }),
             ("is_over", { [unowned self] call in call.push(.boolean(isOver)) }),
+            // The simulation loop's half of drainPendingTurns: the player whose turn a
+            // hook passed to (counted and logged), or nothing.
+            ("take_turn", { [unowned self] call in
+                guard let seat = host.pendingTurn, !isOver else { return 0 }
+                host.pendingTurn = nil
+                host.turns += 1
+                log(.turn(player: playerNames[seat - 1]))
+                return call.push(try playerValue(seat))
+            }),
+            // start_game's: the new g and its players, made in Lua.
+            ("adopt", { [unowned self] call in
+                g = try call.table(1)
+                playerTables = lua.array(try call.table(2))
+                clockSeenByLua = 0
+                return 0
+            }),
+            // start_game's half of `start`: without a turn pending, the current player's.
+            ("first_turn", { [unowned self] _ in
+                if host.pendingTurn == nil, !isOver, let seat = lua.get(g, path: "current", "seat").intValue { host.pendingTurn = seat }
+                return 0
+            }),
+            ("begin_step", { [unowned self] _ in
+                lua.beginStep()
+                return 0
+            }),
             ("after", { [unowned self] call in
                 let ms = try call.integer(1)
                 guard ms >= 0 else { throw LuaCall.Failure.argument(1, "delay must be >= 0 ms, got \(ms)") }

@@ -7,8 +7,11 @@ struct RuntimeAPI {
     var snapshot: LuaValue
     var restore: LuaValue
     var setQuiet: LuaValue
+    var startGame: LuaValue
+    var botMoves: LuaValue
 
-    static let placeholder = RuntimeAPI(newGame: .nil, rollInput: .nil, snapshot: .nil, restore: .nil, setQuiet: .nil)
+    static let placeholder = RuntimeAPI(newGame: .nil, rollInput: .nil, snapshot: .nil, restore: .nil, setQuiet: .nil,
+                                        startGame: .nil, botMoves: .nil)
 }
 
 extension Game {
@@ -26,7 +29,8 @@ extension Game {
         return RuntimeAPI(newGame: lua.get(exports, "new_game"),
                           rollInput: lua.get(exports, "roll_input"),
                           snapshot: lua.get(exports, "snapshot"), restore: lua.get(exports, "restore"),
-                          setQuiet: lua.get(exports, "set_quiet"))
+                          setQuiet: lua.get(exports, "set_quiet"),
+                          startGame: lua.get(exports, "start_game"), botMoves: lua.get(exports, "bot_moves"))
     }
 
     /// Runs the script and finds the rule table it returns.

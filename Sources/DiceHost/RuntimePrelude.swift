@@ -6,8 +6,8 @@ enum RuntimePrelude {
     static let chunkName = "dicehost-runtime"
     static let source = #"""
     local host = ...
-    local format, concat, select, type, tostring, next, setmetatable, rawget =
-      string.format, table.concat, select, type, tostring, next, setmetatable, rawget
+    local format, concat, select, type, tostring, next, setmetatable, rawget, random, integer_type =
+      string.format, table.concat, select, type, tostring, next, setmetatable, rawget, math.random, math.type
     local quiet = false
 
     -- g: the game, passed to every hook. Data lives in its fields; methods here.
@@ -132,21 +132,95 @@ enum RuntimePrelude {
       end
     end
 
-    -- One Lua call per roll: build the roll, run the hook, keep it as the player's last.
-    local function roll_input(hook, g, p, total, flag, ...)
-      local r = make_roll({...}, total, flag, rawget(p, "last_roll"))
+    -- A roll reaches the rules: build it, run the hook, keep it as the player's last.
+    local function deliver_roll(hook, g, p, values, total, flag)
+      local r = make_roll(values, total, flag, rawget(p, "last_roll"))
       hook(g, p, r)
       if r.ok then r.previous = nil; p.last_roll = r end
     end
-
-    local function new_game(players, params)
-      return setmetatable({players = players, state = {}, params = params, now = 0}, G)
+    -- One Lua call per roll from the host.
+    local function roll_input(hook, g, p, total, flag, ...)
+      deliver_roll(hook, g, p, {...}, total, flag)
     end
+
+    -- Simulations: bots play move after move in one call from the host, which is what
+    -- makes a million games affordable. Each step does what the host's input path does
+    -- (bot, roll, then the turn hook for each g:next_turn) as a step of its own (a fresh
+    -- instruction budget, or progress a watchdog sees).
+    -- Dice come from the game's generator one draw per die, as the host draws them, so
+    -- the game is the one `dicehost play --seed ... --auto` plays. A move that is not a
+    -- plain roll goes back to the host. Returns moves made, rolls made, and then either
+    -- nothing (the game is over or the limit reached), "move" and the bot's choice, or
+    -- "host" (the host makes the whole move: there is no current player to ask).
+    local passes_allowed = 1000
+    local is_over, take_turn, begin_step = host.is_over, host.take_turn, host.begin_step
+    -- The turn hook for each g:next_turn a hook asked for (the host's drainPendingTurns).
+    local function drain_turns(g, turn_hook)
+      local passes = 0
+      local q = take_turn()
+      while q do
+        passes = passes + 1
+        if passes > passes_allowed then
+          error("the turn hook passed the turn " .. passes_allowed .. " times without waiting for input", 0)
+        end
+        if turn_hook then begin_step(); turn_hook(g, q) end
+        q = take_turn()
+      end
+    end
+
+    -- A fresh g: a player table per name (first to play), and a copy of the params.
+    local function new_game(names, params)
+      local players = {}
+      for i = 1, #names do players[i] = {name = names[i], seat = i, eliminated = false} end
+      local copy = {}
+      for k, v in next, params do copy[k] = v end
+      return setmetatable({players = players, state = {}, params = copy, now = 0, current = players[1]}, G), players
+    end
+
+    -- A simulation's new game in one call: g, setup, and the first turn.
+    local function start_game(names, params, setup, turn_hook)
+      local g, players = new_game(names, params)
+      host.adopt(g, players)
+      if setup then begin_step(); setup(g) end
+      host.first_turn()
+      drain_turns(g, turn_hook)
+    end
+
+    local function bot_moves(g, bot, roll_hook, turn_hook, limit, count, sides, modifier, notation)
+      local moves, rolls = 0, 0
+      while moves < limit and not is_over() do
+        local p = rawget(g, "current")
+        if type(p) ~= "table" or integer_type(rawget(p, "seat")) ~= "integer" then return moves, rolls, "host" end
+        if bot then
+          begin_step()
+          local choice = bot(g, p)
+          if choice ~= nil and choice ~= "roll" then return moves, rolls, "move", choice end
+        end
+        local values, total
+        if notation then
+          values, total = host.dice_values(notation)
+        else
+          values, total = {}, modifier
+          for i = 1, count do
+            local v = random(sides)
+            values[i] = v
+            total = total + v
+          end
+        end
+        rolls = rolls + 1
+        begin_step()
+        deliver_roll(roll_hook, g, p, values, total, "ok")
+        drain_turns(g, turn_hook)
+        moves = moves + 1
+      end
+      return moves, rolls
+    end
+
     local function set_quiet(q) quiet = q end
 
     return {
       rules = rules, timer = timer, cards = cards, dice = dice,
-      new_game = new_game, make_roll = make_roll, roll_input = roll_input, snapshot = snapshot, restore = restore,
+      new_game = new_game, make_roll = make_roll, roll_input = roll_input, start_game = start_game, bot_moves = bot_moves, snapshot = snapshot, restore = restore,
       set_quiet = set_quiet,
     }
     """#

@@ -24,6 +24,10 @@ public enum Simulation {
         /// Moves after which a game that has not ended is counted as unfinished.
         public var moveLimit = 10_000
         public var limits = LuaLimits.default
+        /// Plays plain rolls inside Lua with no instruction budget, under a watchdog; a game
+        /// that fails or stalls that way is played again move by move, so the result is
+        /// the same as with `false` (the move-by-move reference), only faster.
+        public var playsInLua = true
 
         public init(rulesFile: String, players: [String] = [], games: Int, seed: UInt64) {
             self.rulesFile = rulesFile
@@ -77,6 +81,8 @@ public enum Simulation {
         let started = DispatchTime.now().uptimeNanoseconds
         let done = DispatchGroup()
         let players = probe.playerNames
+        let watchdog = plan.playsInLua ? LuaWatchdog() : nil
+        defer { watchdog?.stop() }
         for worker in 0..<workers {
             done.enter()
             let reuse = worker == 0 ? probe : nil
@@ -91,6 +97,7 @@ public enum Simulation {
                 }
                 game.recordsEvents = false
                 game.transactional = false
+                watchdog?.watch(game.lua)
                 while let block = shared.nextBlock() {
                     var result = SimulationResult(study: study, ranges: [[blocks[block].lowerBound, blocks[block].upperBound]])
                     var unreported = 0
@@ -116,18 +123,34 @@ public enum Simulation {
         return result
     }
 
+    /// Plays the game seeded `seed` one bot move at a time, each input a call of its own
+    /// with its own instruction budget: the reference the fast path must agree with.
+    static func playMoveByMove(seed: UInt64, in game: Game, moveLimit: Int) throws {
+        let allowed = game.allowsLoopsInLua
+        game.allowsLoopsInLua = false
+        defer { game.allowsLoopsInLua = allowed }
+        try game.startNewGame(seed: seed)
+        for _ in 0..<moveLimit where !game.isOver { try game.playBotMove() }
+    }
+
     /// Plays game `index` to its end (or the move limit) and counts it.
     static func play(_ index: Int, of plan: Plan, in game: Game, into result: inout SimulationResult) {
         let seed = gameSeed(plan.seed, index: index)
         result.games += 1
         do {
-            try game.startNewGame(seed: seed)
-            var moves = 0
-            while !game.isOver {
-                if moves == plan.moveLimit { result.unfinished += 1; return }
-                try game.playBotMove()
-                moves += 1
+            if plan.playsInLua {
+                do {
+                    try game.startNewGame(seed: seed)
+                    _ = try game.playBotMoves(limit: plan.moveLimit)
+                } catch {
+                    // Failed, or stopped by the watchdog: the game is decided move by move
+                    // under the instruction budget, as `dicehost play --auto` plays it.
+                    try playMoveByMove(seed: seed, in: game, moveLimit: plan.moveLimit)
+                }
+            } else {
+                try playMoveByMove(seed: seed, in: game, moveLimit: plan.moveLimit)
             }
+            if !game.isOver { result.unfinished += 1; return }
         } catch {
             result.errors += 1
             if result.firstError == nil { result.firstError = .init(index: index, seed: seed, message: "\(error)") }

@@ -26,6 +26,8 @@ public final class LuaState {
     var chunkNames: Set<String> = []
     /// Files `require` has loaded, in order (a watcher reloads when one changes).
     public internal(set) var loadedModulePaths: [String] = []
+    /// The thread a `LuaWatchdog` watches this state's `callWatched` calls on.
+    var watchingThread: pthread_t?
     /// Receives what scripts `print`; by default it goes to standard output.
     public var output: (String) -> Void = { print($0) }
 

@@ -1,0 +1,126 @@
+import CLua
+import Foundation
+
+/// Lets a hot loop run Lua with no instruction budget - no count hook, so scripts run
+/// two to three times faster - and still stops one that hangs. A thread looks at the
+/// watched states every `period`; a watched call whose step counter (`beginStep`) has
+/// not moved for two looks in a row is stopped, and `callWatched` throws a `.stalled`
+/// error. A simulation replays such a game under the instruction budget, so what it
+/// counts never depends on timing: a step that runs `period` needs far fewer
+/// instructions than any budget a state is given (100 million by default).
+///
+///     let watchdog = LuaWatchdog()
+///     // on the thread that runs `lua`:
+///     watchdog.watch(lua)
+///     let results = try lua.callWatched(loop, arguments)
+///     // when all watched work is done:
+///     watchdog.stop()
+public final class LuaWatchdog: @unchecked Sendable {
+    public let period: TimeInterval
+
+    private struct Watched {
+        let lua: LuaState          // kept alive while watched: the thread reads its context
+        let thread: pthread_t
+        var lastProgress: UInt64
+        var idleLooks: Int
+    }
+
+    private let condition = NSCondition()
+    private var watched: [Watched] = []
+    private var stopped = false
+    private var started = false
+
+    public init(period: TimeInterval = 0.025) {
+        self.period = period
+    }
+
+    deinit { stop() }
+
+    /// Watches `lua` in the calling thread's calls to `callWatched` until `stop()`.
+    public func watch(_ lua: LuaState) {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !stopped else { return }
+        if !started {
+            started = true
+            clua_watchdog_install()
+            let thread = Thread { [weak self] in self?.run() }
+            thread.name = "dicehost-watchdog"
+            thread.start()
+        }
+        let me = pthread_self()
+        lua.watchingThread = me
+        watched.append(Watched(lua: lua, thread: me, lastProgress: clua_progress_read(lua.context), idleLooks: 0))
+    }
+
+    /// Stops watching: the states' watched calls run budgeted from now on.
+    public func stop() {
+        condition.lock()
+        stopped = true
+        for entry in watched { entry.lua.watchingThread = nil }
+        watched.removeAll()
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func run() {
+        condition.lock()
+        defer { condition.unlock() }
+        while !stopped {
+            _ = condition.wait(until: Date(timeIntervalSinceNow: period))
+            if stopped { break }
+            for i in watched.indices {
+                let context = watched[i].lua.context
+                let progress = clua_progress_read(context)
+                if clua_watched_now(context) != 0 && progress == watched[i].lastProgress {
+                    watched[i].idleLooks += 1
+                    if watched[i].idleLooks >= 2 {
+                        _ = clua_watchdog_stop(watched[i].thread, context)
+                        watched[i].idleLooks = 0
+                    }
+                } else {
+                    watched[i].idleLooks = 0
+                }
+                watched[i].lastProgress = progress
+            }
+        }
+    }
+}
+
+extension LuaState {
+    /// Starts a step of a long call from the host: under a budget, the step gets the whole
+    /// budget again (a budget already exceeded stays exceeded); under a watchdog, it
+    /// shows the call is making progress. Host functions called once per step of a
+    /// driver loop (a simulation's move loop) call it.
+    public func beginStep() {
+        clua_progress(context)
+        guard context.pointee.budget_armed != 0, context.pointee.budget_tripped == 0 else { return }
+        context.pointee.budget_remaining = context.pointee.budget_total
+    }
+
+    /// Whether `callWatched` from this thread runs without a budget.
+    public var isWatched: Bool {
+        guard let thread = watchingThread else { return false }
+        return pthread_equal(thread, pthread_self()) != 0
+    }
+
+    /// Calls `function` with no instruction budget while a `LuaWatchdog` watches this
+    /// state from this thread; otherwise an ordinary budgeted `call`. A call the
+    /// watchdog stops throws a `.stalled` error at the line it was running.
+    public func callWatched(_ function: LuaValue, _ arguments: [LuaValue] = []) throws -> [LuaValue] {
+        guard isWatched else { return try call(function, arguments) }
+        clua_watch_begin(context)
+        clua_progress(context)
+        let results: [LuaValue]
+        do {
+            results = try call(function, arguments, budget: .some(nil))
+        } catch var error as LuaError {
+            if clua_watch_end(L) != 0 { error.kind = .stalled; error.message = stalledMessage }
+            throw error
+        }
+        if clua_watch_end(L) != 0 { throw LuaError(kind: .stalled, message: stalledMessage) }
+        return results
+    }
+
+    private var stalledMessage: String { "stopped by the watchdog: one step made no progress for too long" }
+}
