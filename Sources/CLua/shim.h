@@ -219,6 +219,15 @@ static inline void clua_watchdog_install(void) {
     sigaction(CLUA_WATCHDOG_SIGNAL, &action, NULL);
 }
 
+// Why C: sigset macros. Run on a watched thread: thread pools (libdispatch's) block
+// signals on their threads, and a blocked signal would stay pending forever.
+static inline void clua_watchdog_unblock(void) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, CLUA_WATCHDOG_SIGNAL);
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+}
+
 // Why C: pthread_sigqueue's union argument. Called by the watchdog thread.
 static inline int clua_watchdog_stop(pthread_t thread, clua_context *c) {
     union sigval value;

@@ -48,6 +48,7 @@ public final class LuaWatchdog: @unchecked Sendable {
             thread.name = "dicehost-watchdog"
             thread.start()
         }
+        clua_watchdog_unblock()
         let me = pthread_self()
         lua.watchingThread = me
         watched.append(Watched(lua: lua, thread: me, lastProgress: clua_progress_read(lua.context), idleLooks: 0))
@@ -103,6 +104,9 @@ extension LuaState {
         guard let thread = watchingThread else { return false }
         return pthread_equal(thread, pthread_self()) != 0
     }
+
+    /// Whether a watchdog watches this state (from whichever thread runs it).
+    public var isWatchedFromAnyThread: Bool { watchingThread != nil }
 
     /// Calls `function` with no instruction budget while a `LuaWatchdog` watches this
     /// state from this thread; otherwise an ordinary budgeted `call`. A call the

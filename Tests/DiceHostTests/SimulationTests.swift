@@ -1,4 +1,5 @@
 import DiceHost
+import Lua
 import Foundation
 import Testing
 
@@ -117,6 +118,91 @@ import Testing
             do { try replay.playBotMove() } catch { thrown = error }
         }
         #expect("\(thrown.map { "\($0)" } ?? "no error")" == failure.message)
+    }
+
+    /// Playing the bots' rolls inside Lua is only a faster way to the same games: for
+    /// every shipped game, and a script that takes every other way through a move (kept
+    /// dice, given values, actions with arguments, no bot answer), the result equals the
+    /// move-by-move reference exactly.
+    @Test(arguments: [
+        ("rules/craps.lua", ["Ann", "Bob"], [("rounds", "3")]),
+        ("rules/race.lua", ["Ann", "Bob", "Cy"], []),
+        ("rules/race-doubles.lua", ["Ann", "Bob"], [("dice", "2d6")]),
+        ("rules/snap.lua", ["Ann", "Bob"], []),
+        ("examples/rules/pig.lua", ["Ann", "Bob"], []),
+    ] as [(String, [String], [(String, String)])])
+    func playingInLuaGivesTheMoveByMoveResult(rules: String, players: [String], params: [(String, String)]) throws {
+        try expectSameResultBothWays(rulesFile: rules, players: players, params: params, games: 300)
+    }
+
+    @Test func everyKindOfBotMoveGivesTheMoveByMoveResult() throws {
+        let path = try temporaryRules("""
+            local r = rules { name = "Mixed", players = {2, 3}, dice = "3d6kh2", params = { target = 40 } }
+            function r.setup(g) for _, p in ipairs(g.players) do p.score = 0 end end
+            function r.turn(g, p) g.state.turn_rolls = 0 end
+            function r.roll(g, p, roll)
+              p.score = p.score + roll.total
+              g.state.turn_rolls = g.state.turn_rolls + 1
+              g:record("roll", roll.total)
+              if p.score >= g.params.target then g:win(p) elseif roll.doubles then g:next_turn(p) else g:next_turn() end
+            end
+            r.actions = {
+              bank = function(g, p, amount) p.score = p.score + (amount or 1); g:next_turn() end,
+              knock = function(g, p) g:eliminate(p) end,
+            }
+            function r.bot(g, p)
+              local pick = math.random(10)
+              if pick == 1 then return {"roll", 6, 6, 1} end
+              if pick == 2 then return {"bank", 3} end
+              if pick == 3 then return "bank" end
+              if pick == 4 and #g.players == 3 and p.seat == 3 then return "knock" end
+              if pick == 5 then return nil end
+              return "roll"
+            end
+            return r
+            """)
+        try expectSameResultBothWays(rulesFile: path, players: ["Ann", "Bob", "Cy"], params: [], games: 400)
+    }
+
+    func expectSameResultBothWays(rulesFile: String, players: [String], params: [(String, String)], games: Int,
+                                  sourceLocation: SourceLocation = #_sourceLocation) throws {
+        var plan = Simulation.Plan(rulesFile: rulesFile, players: players, games: games, seed: 11)
+        plan.params = params
+        plan.threads = 2
+        let inLua = try Simulation.run(plan)
+        plan.playsInLua = false
+        let moveByMove = try Simulation.run(plan)
+        #expect(withoutTime(inLua) == withoutTime(moveByMove), sourceLocation: sourceLocation)
+        #expect(inLua.errors == 0 && inLua.unfinished == 0, "\(inLua.firstError?.message ?? "")", sourceLocation: sourceLocation)
+        #expect(inLua.rolls.count == games, sourceLocation: sourceLocation)
+    }
+
+    /// A hook that never returns is stopped by the watchdog in Lua, then the game is
+    /// played again move by move under the instruction budget: it counts as a rule error
+    /// with the budget's message, as `dicehost play --seed --auto` shows it.
+    @Test func anEndlessHookIsStoppedAndReportedAsTheBudgetReportsIt() throws {
+        let path = try temporaryRules("""
+            local r = rules { name = "Stuck", players = {1, 1}, dice = "1d6" }
+            function r.roll(g, p, roll)
+              if roll.total == 6 then
+                local n = 0
+                while true do n = n + 1 end
+              end
+              if roll.total == 1 then g:win(p) end
+            end
+            return r
+            """)
+        var plan = Simulation.Plan(rulesFile: path, games: 6, seed: 4)
+        plan.limits = LuaLimits(instructionBudget: 2_000_000)
+        plan.threads = 1
+        let result = try Simulation.run(plan)
+        #expect(result.errors + result.wins[0] == 6)
+        #expect(result.errors > 0)
+        let failure = try #require(result.firstError)
+        #expect(failure.message.contains("instruction budget exceeded"), "\(failure.message)")
+        #expect(failure.message.hasPrefix("\(path):5:"), "\(failure.message)")
+        plan.playsInLua = false
+        #expect(withoutTime(try Simulation.run(plan)) == withoutTime(result))
     }
 
     @Test func aGameThatNeverEndsIsCountedAsUnfinished() throws {

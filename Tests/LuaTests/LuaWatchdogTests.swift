@@ -1,0 +1,77 @@
+import Foundation
+import Lua
+import Testing
+
+/// Watched calls run with no instruction budget; the watchdog stops one whose step
+/// makes no progress, and leaves alone one that keeps reporting progress.
+@Suite struct LuaWatchdogTests {
+    /// A state with `step()` (reports progress) and a function `f` defined by `source`.
+    func watchedState(_ source: String) throws -> (LuaState, LuaValue) {
+        let lua = try makeState(budget: 1_000)
+        lua.register("step", in: lua.globals) { _ in
+            lua.beginStep()
+            return 0
+        }
+        let f = try #require(try lua.run(source, chunkName: "test.lua").first)
+        return (lua, f)
+    }
+
+    @Test func aStalledStepIsStoppedAtItsLineAndTheStateStaysUsable() throws {
+        let (lua, endless) = try watchedState("return function()\n  local n = 0\n  while true do\n    n = n + 1\n  end\nend")
+        let watchdog = LuaWatchdog(period: 0.01)
+        defer { watchdog.stop() }
+        watchdog.watch(lua)
+        #expect(lua.isWatched)
+        do {
+            _ = try lua.callWatched(endless)
+            Issue.record("the endless loop returned")
+        } catch let error as LuaError {
+            #expect(error.kind == .stalled, "\(error)")
+            #expect(error.file == "test.lua" && (3...4).contains(error.line ?? 0), "\(error)")
+        }
+        try expectUsable(lua)
+        // The next watched call is not stopped by what the last one left behind.
+        #expect(try lua.callWatched(.function(lua.load("return 7", chunkName: "seven.lua"))) == [.integer(7)])
+    }
+
+    @Test func aCallThatKeepsSteppingIsNotStoppedAndHasNoBudget() throws {
+        // Far more than the state's budget of 1,000 instructions, one step every few
+        // thousand, and it runs for several watchdog periods.
+        let (lua, busy) = try watchedState("""
+            return function(n)
+              local s = 0
+              for i = 1, n do
+                if i % 1000 == 0 then step() end
+                s = s + i % 7
+              end
+              return s
+            end
+            """)
+        let watchdog = LuaWatchdog(period: 0.005)
+        defer { watchdog.stop() }
+        watchdog.watch(lua)
+        let n = 5_000_000
+        let expected = (1...n).reduce(0) { $0 + $1 % 7 }
+        #expect(try lua.callWatched(busy, [.integer(Int64(n))]) == [.integer(Int64(expected))])
+    }
+
+    @Test func unwatchedCallsKeepTheirBudget() throws {
+        let (lua, endless) = try watchedState("return function() while true do end end")
+        #expect(!lua.isWatched)
+        #expect(throws: LuaError.self) { try lua.callWatched(endless) }
+        // Watched from another thread only: still budgeted here.
+        let watchdog = LuaWatchdog(period: 0.01)
+        defer { watchdog.stop() }
+        let other = Thread { watchdog.watch(lua) }
+        other.start()
+        while !lua.isWatchedFromAnyThread { usleep(1_000) }
+        #expect(!lua.isWatched)
+        do {
+            _ = try lua.callWatched(endless)
+        } catch let error as LuaError {
+            #expect(error.kind == .instructionBudget)
+        }
+        watchdog.stop()
+        #expect(!lua.isWatchedFromAnyThread)
+    }
+}
