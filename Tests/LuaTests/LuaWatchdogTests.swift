@@ -36,7 +36,7 @@ import Testing
 
     @Test func aCallThatKeepsSteppingIsNotStoppedAndHasNoBudget() throws {
         // Far more than the state's budget of 1,000 instructions, one step every few
-        // thousand, and it runs for several watchdog periods.
+        // thousand, and it runs for several watchdog periods (about a second).
         let (lua, busy) = try watchedState("""
             return function(n)
               local s = 0
@@ -47,7 +47,9 @@ import Testing
               return s
             end
             """)
-        let watchdog = LuaWatchdog(period: 0.005)
+        // Looks 100 ms apart: the busy thread would have to be descheduled for 200 ms
+        // to look stalled (which a loaded test machine can do to shorter periods).
+        let watchdog = LuaWatchdog(period: 0.1)
         defer { watchdog.stop() }
         watchdog.watch(lua)
         let n = 5_000_000
