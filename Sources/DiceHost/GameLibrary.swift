@@ -64,9 +64,9 @@ extension Game {
             }),
             ("is_over", { [unowned self] call in call.push(.boolean(isOver)) }),
             // The simulation loop's half of drainPendingTurns: the player whose turn a
-            // hook passed to (counted and logged), or nothing.
+            // hook passed to (counted and logged), or nil and whether the game is over.
             ("take_turn", { [unowned self] call in
-                guard let seat = host.pendingTurn, !isOver else { return 0 }
+                guard let seat = host.pendingTurn, !isOver else { return call.push([.nil, .boolean(isOver)]) }
                 host.pendingTurn = nil
                 host.turns += 1
                 log(.turn(player: playerNames[seat - 1]))
@@ -79,9 +79,10 @@ extension Game {
                 clockSeenByLua = 0
                 return 0
             }),
-            // start_game's half of `start`: without a turn pending, the current player's.
-            ("first_turn", { [unowned self] _ in
-                if host.pendingTurn == nil, !isOver, let seat = lua.get(g, path: "current", "seat").intValue { host.pendingTurn = seat }
+            // start_game's half of `start`: without a turn pending, the current player's
+            // (the seat of g.current, passed in).
+            ("first_turn", { [unowned self] call in
+                if host.pendingTurn == nil, !isOver, let seat = call.value(1).intValue { host.pendingTurn = seat }
                 return 0
             }),
             ("begin_step", { [unowned self] _ in

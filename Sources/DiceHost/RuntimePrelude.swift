@@ -154,18 +154,20 @@ enum RuntimePrelude {
     -- "host" (the host makes the whole move: there is no current player to ask).
     local passes_allowed = 1000
     local is_over, take_turn, begin_step = host.is_over, host.take_turn, host.begin_step
-    -- The turn hook for each g:next_turn a hook asked for (the host's drainPendingTurns).
+    -- The turn hook for each g:next_turn a hook asked for (the host's drainPendingTurns);
+    -- returns whether the game is over.
     local function drain_turns(g, turn_hook)
       local passes = 0
-      local q = take_turn()
+      local q, over = take_turn()
       while q do
         passes = passes + 1
         if passes > passes_allowed then
           error("the turn hook passed the turn " .. passes_allowed .. " times without waiting for input", 0)
         end
         if turn_hook then begin_step(); turn_hook(g, q) end
-        q = take_turn()
+        q, over = take_turn()
       end
+      return over
     end
 
     -- A fresh g: a player table per name (first to play), and a copy of the params.
@@ -182,13 +184,15 @@ enum RuntimePrelude {
       local g, players = new_game(names, params)
       host.adopt(g, players)
       if setup then begin_step(); setup(g) end
-      host.first_turn()
+      local current = g.current
+      host.first_turn(type(current) == "table" and current.seat or nil)
       drain_turns(g, turn_hook)
     end
 
     local function bot_moves(g, bot, roll_hook, turn_hook, limit, count, sides, modifier, notation)
       local moves, rolls = 0, 0
-      while moves < limit and not is_over() do
+      local over = is_over()
+      while moves < limit and not over do
         local p = rawget(g, "current")
         if type(p) ~= "table" or integer_type(rawget(p, "seat")) ~= "integer" then return moves, rolls, "host" end
         if bot then
@@ -210,7 +214,7 @@ enum RuntimePrelude {
         rolls = rolls + 1
         begin_step()
         deliver_roll(roll_hook, g, p, values, total, "ok")
-        drain_turns(g, turn_hook)
+        over = drain_turns(g, turn_hook)
         moves = moves + 1
       end
       return moves, rolls
