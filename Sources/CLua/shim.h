@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* ---------------------------------------------------------------------------------
 ** Per-state context. One per lua_State, reached through lua_getextraspace so that C
@@ -55,10 +56,15 @@ typedef struct clua_context {
     clua_dispatch_fn dispatch;
     /* the game's random generator: xoshiro256** */
     uint64_t random_state[4];
-    /* watched calls (no budget): steps made, whether one runs, whether it was stopped */
+    /* watched calls (no budget): steps made, whether one runs, whether it was stopped,
+       when the current step began, the time that proves a step stayed in budget, and
+       whether one took longer */
     uint64_t progress;
     int watched;
     volatile sig_atomic_t stalled;
+    uint64_t step_started_ns;
+    uint64_t step_limit_ns;
+    int slow_step;
 } clua_context;
 
 // Why C: lua_getextraspace is a macro.
@@ -235,16 +241,39 @@ static inline int clua_watchdog_stop(pthread_t thread, clua_context *c) {
     return pthread_sigqueue(thread, CLUA_WATCHDOG_SIGNAL, value);
 }
 
-// Why C: atomics shared with the watchdog thread.
-static inline void clua_watch_begin(clua_context *c) {
-    c->stalled = 0;
-    c->interrupt_requested = 0;
-    __atomic_store_n(&c->watched, 1, __ATOMIC_SEQ_CST);
+// Why C: struct timespec arithmetic, on the hot path (the vDSO clock, tens of ns).
+static inline uint64_t clua_now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
-/// Ends a watched call; returns whether the watchdog stopped (or was stopping) it.
+/// Ends the current step of a watched call and begins the next: a step that took
+/// longer than the limit is noted (it may have run past the instruction budget).
+static inline void clua_step(clua_context *c) {
+    __atomic_fetch_add(&c->progress, 1, __ATOMIC_RELAXED);
+    if (!__atomic_load_n(&c->watched, __ATOMIC_RELAXED)) return;
+    uint64_t now = clua_now_ns();
+    if (now - c->step_started_ns > c->step_limit_ns) c->slow_step = 1;
+    c->step_started_ns = now;
+}
+
+// Why C: atomics shared with the watchdog thread.
+static inline void clua_watch_begin(clua_context *c, uint64_t step_limit_ns) {
+    c->stalled = 0;
+    c->interrupt_requested = 0;
+    c->slow_step = 0;
+    c->step_limit_ns = step_limit_ns;
+    c->step_started_ns = clua_now_ns();
+    __atomic_store_n(&c->watched, 1, __ATOMIC_SEQ_CST);
+    __atomic_fetch_add(&c->progress, 1, __ATOMIC_RELAXED);
+}
+
+/// Ends a watched call; returns whether the watchdog stopped (or was stopping) it or
+/// a step took longer than the limit.
 static inline int clua_watch_end(lua_State *L) {
     clua_context *c = clua_ctx(L);
+    clua_step(c);
     __atomic_store_n(&c->watched, 0, __ATOMIC_SEQ_CST);
     int stalled = c->stalled;
     if (stalled) {
@@ -252,11 +281,9 @@ static inline int clua_watch_end(lua_State *L) {
         c->interrupt_requested = 0;
         c->stalled = 0;
     }
-    return stalled;
+    return stalled || c->slow_step;
 }
 
-// Why C: as above.
-static inline void clua_progress(clua_context *c) { __atomic_fetch_add(&c->progress, 1, __ATOMIC_RELAXED); }
 static inline uint64_t clua_progress_read(clua_context *c) { return __atomic_load_n(&c->progress, __ATOMIC_RELAXED); }
 static inline int clua_watched_now(clua_context *c) { return __atomic_load_n(&c->watched, __ATOMIC_SEQ_CST); }
 

@@ -5,9 +5,10 @@ import Foundation
 /// two to three times faster - and still stops one that hangs. A thread looks at the
 /// watched states every `period`; a watched call whose step counter (`beginStep`) has
 /// not moved for two looks in a row is stopped, and `callWatched` throws a `.stalled`
-/// error. A simulation replays such a game under the instruction budget, so what it
-/// counts never depends on timing: a step that runs `period` needs far fewer
-/// instructions than any budget a state is given (100 million by default).
+/// error. It throws the same when any step took longer than the budget could run at
+/// `fastestInstructionsPerSecond`: such a step may have run past its budget, so a
+/// caller that needs the budget's verdict (a simulation) replays the work budgeted;
+/// a step that returned sooner cannot have.
 ///
 ///     let watchdog = LuaWatchdog()
 ///     // on the thread that runs `lua`:
@@ -17,6 +18,9 @@ import Foundation
 ///     watchdog.stop()
 public final class LuaWatchdog: @unchecked Sendable {
     public let period: TimeInterval
+    /// More Lua VM instructions per second than any machine runs (a few times what a
+    /// fast one does), so a step quicker than `budget / this` stayed within its budget.
+    public static let fastestInstructionsPerSecond = 4e9
 
     private struct Watched {
         let lua: LuaState          // kept alive while watched: the thread reads its context
@@ -94,7 +98,7 @@ extension LuaState {
     /// shows the call is making progress. Host functions called once per step of a
     /// driver loop (a simulation's move loop) call it.
     public func beginStep() {
-        clua_progress(context)
+        clua_step(context)
         guard context.pointee.budget_armed != 0, context.pointee.budget_tripped == 0 else { return }
         context.pointee.budget_remaining = context.pointee.budget_total
     }
@@ -113,8 +117,8 @@ extension LuaState {
     /// watchdog stops throws a `.stalled` error at the line it was running.
     public func callWatched(_ function: LuaValue, _ arguments: [LuaValue] = []) throws -> [LuaValue] {
         guard isWatched else { return try call(function, arguments) }
-        clua_watch_begin(context)
-        clua_progress(context)
+        let stepLimit = limits.instructionBudget.map { UInt64(Double($0) / LuaWatchdog.fastestInstructionsPerSecond * 1e9) } ?? .max
+        clua_watch_begin(context, stepLimit)
         let results: [LuaValue]
         do {
             results = try call(function, arguments, budget: .some(nil))
@@ -126,5 +130,7 @@ extension LuaState {
         return results
     }
 
-    private var stalledMessage: String { "stopped by the watchdog: one step made no progress for too long" }
+    private var stalledMessage: String {
+        "stopped by the watchdog: a step made no progress for too long, or ran long enough to have passed its instruction budget"
+    }
 }

@@ -205,6 +205,30 @@ import Testing
         #expect(withoutTime(try Simulation.run(plan)) == withoutTime(result))
     }
 
+    /// A hook that returns, but only after more instructions than its budget allows,
+    /// fails under the budget; played in Lua with no budget it would succeed, so the
+    /// step's time gives it away and the game is decided move by move.
+    @Test func aHookThatRunsPastItsBudgetButReturnsFailsAsWithTheBudget() throws {
+        let path = try temporaryRules("""
+            local r = rules { name = "Slow sixes", players = {1, 1}, dice = "1d6" }
+            function r.roll(g, p, roll)
+              if roll.total == 6 then
+                local n = 0
+                for i = 1, 3000000 do n = n + i % 3 end
+              end
+              if roll.total == 1 then g:win(p) end
+            end
+            return r
+            """)
+        var plan = Simulation.Plan(rulesFile: path, games: 20, seed: 8)
+        plan.limits = LuaLimits(instructionBudget: 2_000_000)
+        let result = try Simulation.run(plan)
+        #expect(result.errors > 0 && result.wins[0] > 0)
+        #expect(result.firstError?.message.contains("instruction budget exceeded") == true)
+        plan.playsInLua = false
+        #expect(withoutTime(try Simulation.run(plan)) == withoutTime(result))
+    }
+
     @Test func aGameThatNeverEndsIsCountedAsUnfinished() throws {
         let path = try temporaryRules("""
             local r = rules { name = "Forever", players = {2, 2}, dice = "1d6" }

@@ -6,8 +6,8 @@ import Testing
 /// makes no progress, and leaves alone one that keeps reporting progress.
 @Suite struct LuaWatchdogTests {
     /// A state with `step()` (reports progress) and a function `f` defined by `source`.
-    func watchedState(_ source: String) throws -> (LuaState, LuaValue) {
-        let lua = try makeState(budget: 1_000)
+    func watchedState(_ source: String, budget: Int? = 1_000) throws -> (LuaState, LuaValue) {
+        let lua = try makeState(budget: budget)
         lua.register("step", in: lua.globals) { _ in
             lua.beginStep()
             return 0
@@ -17,7 +17,8 @@ import Testing
     }
 
     @Test func aStalledStepIsStoppedAtItsLineAndTheStateStaysUsable() throws {
-        let (lua, endless) = try watchedState("return function()\n  local n = 0\n  while true do\n    n = n + 1\n  end\nend")
+        let (lua, endless) = try watchedState("return function()\n  local n = 0\n  while true do\n    n = n + 1\n  end\nend",
+                                               budget: 10_000_000)
         let watchdog = LuaWatchdog(period: 0.01)
         defer { watchdog.stop() }
         watchdog.watch(lua)
@@ -34,9 +35,10 @@ import Testing
         #expect(try lua.callWatched(.function(lua.load("return 7", chunkName: "seven.lua"))) == [.integer(7)])
     }
 
-    @Test func aCallThatKeepsSteppingIsNotStoppedAndHasNoBudget() throws {
-        // Far more than the state's budget of 1,000 instructions, one step every few
-        // thousand, and it runs for several watchdog periods (about a second).
+    @Test func aCallThatKeepsSteppingIsNotStopped() throws {
+        // One step every few thousand instructions, for several watchdog periods (about
+        // a second). No budget here: with one, steps this long would be reported as
+        // possibly over it (next test).
         let (lua, busy) = try watchedState("""
             return function(n)
               local s = 0
@@ -46,7 +48,7 @@ import Testing
               end
               return s
             end
-            """)
+            """, budget: nil)
         // Looks 100 ms apart: the busy thread would have to be descheduled for 200 ms
         // to look stalled (which a loaded test machine can do to shorter periods).
         let watchdog = LuaWatchdog(period: 0.1)
@@ -55,6 +57,35 @@ import Testing
         let n = 5_000_000
         let expected = (1...n).reduce(0) { $0 + $1 % 7 }
         #expect(try lua.callWatched(busy, [.integer(Int64(n))]) == [.integer(Int64(expected))])
+    }
+
+    /// A step that returns, but took longer than its budget could run on the fastest
+    /// machine, may have run past it: the call reports it, so the caller can replay the
+    /// work under the budget.
+    @Test func aStepThatMayHavePassedItsBudgetIsReported() throws {
+        let source = """
+            return function(n)
+              local s = 0
+              for i = 1, n do s = s + i % 7 end
+              step()
+              return s
+            end
+            """
+        let (lua, loop) = try watchedState(source, budget: 100_000)
+        let watchdog = LuaWatchdog(period: 10)
+        defer { watchdog.stop() }
+        watchdog.watch(lua)
+        // 100 iterations: far inside the budget and its time (25 µs at 4e9/s).
+        #expect(try lua.callWatched(loop, [.integer(100)]) == [.integer(Int64((1...100).reduce(0) { $0 + $1 % 7 }))])
+        // Over the budget (400,000+ instructions), and slower than 25 µs on any machine.
+        do {
+            _ = try lua.callWatched(loop, [.integer(100_000)])
+            Issue.record("an over-budget step was not reported")
+        } catch let error as LuaError {
+            #expect(error.kind == .stalled)
+        }
+        // Budgeted, the same call fails as the budget says.
+        #expect(throws: LuaError.self) { try lua.call(loop, [.integer(100_000)]) }
     }
 
     @Test func unwatchedCallsKeepTheirBudget() throws {
