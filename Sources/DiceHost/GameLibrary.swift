@@ -66,7 +66,7 @@ extension Game {
             // The simulation loop's half of drainPendingTurns: the player whose turn a
             // hook passed to (counted and logged), or nil and whether the game is over.
             ("take_turn", { [unowned self] call in
-                guard let seat = host.pendingTurn, !isOver else { return call.push([.nil, .boolean(isOver)]) }
+                guard let seat = host.pendingTurn, !isOver else { return call.push(.nil) + call.push(.boolean(isOver)) }
                 host.pendingTurn = nil
                 host.turns += 1
                 log(.turn(player: playerNames[seat - 1]))
