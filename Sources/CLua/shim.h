@@ -122,8 +122,11 @@ static int clua_panic(lua_State *L) {
 
 // Why C: creating a state needs the allocator's function pointer.
 static inline lua_State *clua_newstate(size_t memory_limit) {
-    clua_context *c = (clua_context *)calloc(1, sizeof(clua_context));
+    /* Whole cache lines of its own: the contexts of two workers never share one. */
+    size_t size = (sizeof(clua_context) + 63) / 64 * 64;
+    clua_context *c = (clua_context *)aligned_alloc(64, size);
     if (c == NULL) return NULL;
+    memset(c, 0, size);
     c->memory_limit = memory_limit;
     lua_State *L = lua_newstate(clua_alloc, c);
     if (L == NULL) { free(c); return NULL; }
