@@ -35,10 +35,8 @@ extension Game {
     /// move leaves the game as it failed (there is no rollback without transactions).
     public func playBotMoves(limit: Int) throws -> Int {
         var moves = 0
-        var fast = playsLoopsInLua
-        if case .function = hooks.roll {} else { fast = false }
         while moves < limit && !isOver {
-            guard fast else {
+            guard playsLoopsInLua else {
                 try playBotMove()
                 moves += 1
                 continue

@@ -143,15 +143,10 @@ enum RuntimePrelude {
       deliver_roll(hook, g, p, {...}, total, flag)
     end
 
-    -- Simulations: bots play move after move in one call from the host, which is what
-    -- makes a million games affordable. Each step does what the host's input path does
-    -- (bot, roll, then the turn hook for each g:next_turn) as a step of its own (a fresh
-    -- instruction budget, or progress a watchdog sees).
-    -- Dice come from the game's generator one draw per die, as the host draws them, so
-    -- the game is the one `dicehost play --seed ... --auto` plays. A move that is not a
-    -- plain roll goes back to the host. Returns moves made, rolls made, and then either
-    -- nothing (the game is over or the limit reached), "move" and the bot's choice, or
-    -- "host" (the host makes the whole move: there is no current player to ask).
+    -- Simulations: a game starts, and its bots play move after move, in one call from
+    -- the host each, which is what makes a million games affordable. Each step does what
+    -- the host's input path does (setup, a bot's choice, a roll, a turn hook) and begins
+    -- with begin_step (a fresh instruction budget, or progress a watchdog sees).
     local passes_allowed = 1000
     local is_over, take_turn, begin_step = host.is_over, host.take_turn, host.begin_step
     -- The turn hook for each g:next_turn a hook asked for (the host's drainPendingTurns);
@@ -189,6 +184,12 @@ enum RuntimePrelude {
       drain_turns(g, turn_hook)
     end
 
+    -- Bots' moves until the game ends or `limit` moves. Dice come from the game's
+    -- generator one draw per die, as the host draws them (or from the host for kept or
+    -- exploding dice), so the game is the one `dicehost play --seed ... --auto` plays.
+    -- A move that is not a plain roll goes back to the host. Returns moves made, rolls
+    -- made, and then either nothing (over, or the limit reached), "move" and the bot's
+    -- choice, or "host" (the host makes the whole move: there is no current player).
     local function bot_moves(g, bot, roll_hook, turn_hook, limit, count, sides, modifier, notation)
       local moves, rolls = 0, 0
       local over = is_over()

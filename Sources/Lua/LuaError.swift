@@ -12,7 +12,8 @@ public struct LuaError: Error, Equatable, Sendable, CustomStringConvertible {
         case instructionBudget = "instruction budget"
         /// The host asked the running script to stop (Ctrl-C).
         case interrupted
-        /// A watched call made no progress and its watchdog stopped it.
+        /// A watched call made no progress and its watchdog stopped it, or one of its
+        /// steps took long enough to have passed the instruction budget.
         case stalled
         /// Lua failed while handling another error.
         case errorInHandler = "error in error handler"
