@@ -20,6 +20,7 @@ def peak_rss_mib(command):
     return max(after, before) / 1024  # ru_maxrss is the largest child so far, in KiB
 
 inline = median_of(["lua5.4", "bench/craps_inline.lua", "1000000"], r"([0-9.]+) games/s")
+floor = median_of(["lua5.4", "bench/craps_api_floor.lua", "300000"], r"([0-9.]+) games/s")
 bare = median_of(["lua5.4", "bench/craps_rules_bare.lua", "300000"], r"([0-9.]+) games/s")
 # One and two threads alternate, so a noisy neighbour hits both alike; the speed-up is
 # the median of the paired ratios.
@@ -31,6 +32,7 @@ two = statistics.median(b for _, b in pairs)
 speedup = statistics.median(b / a for a, b in pairs)
 print(f"craps, one pass-line decision per game (medians of {RUNS} runs; threads: {PAIRS} pairs)")
 print(f"  lua5.4 bench/craps_inline.lua       {inline:12.0f} games/s")
+print(f"  lua5.4 bench/craps_api_floor.lua    {floor:12.0f} games/s   {floor / inline:6.1%} of inline: only the tables the API promises")
 print(f"  lua5.4 bench/craps_rules_bare.lua   {bare:12.0f} games/s   {bare / inline:6.1%} of inline: the rule script itself, no host")
 print(f"  dicehost sim --threads 1            {one:12.0f} games/s   {one / inline:6.1%} of inline (target 40%), {one / bare:6.1%} of bare")
 print(f"  dicehost sim --threads 2            {two:12.0f} games/s   {speedup:6.2f}x one thread (target 1.8x; median of paired runs)")
