@@ -391,7 +391,6 @@ public final class Game {
         lua.random.seed(explicitSeed ?? (restarts == 0 ? seed : seed &+ 0x9E37_79B9_7F4A_7C15 &* UInt64(restarts)))
         let template = startTemplate ?? makeStartTemplate()
         if playsLoopsInLua {
-            eventLog.append(GameEvent(time: 0, kind: .start(players: playerNames, seed: explicitSeed ?? seed)))
             do {
                 _ = try lua.callWatched(api.startGame, [.table(template.names), .table(template.params), hooks.setup, hooks.turn])
             } catch let error as LuaError {
@@ -406,7 +405,7 @@ public final class Game {
         g = newG
         playerTables = lua.array(players)
         clockSeenByLua = nil
-        eventLog.append(GameEvent(time: 0, kind: .start(players: playerNames, seed: explicitSeed ?? seed)))
+        if recordsEvents { eventLog.append(GameEvent(time: 0, kind: .start(players: playerNames, seed: explicitSeed ?? seed))) }
         try transaction(undoable: false) {
             try callHook(hooks.setup, [.table(g)])
             if host.pendingTurn == nil, !isOver, let seat = lua.get(g, path: "current", "seat").intValue {
