@@ -287,6 +287,7 @@ static inline int clua_watch_end(lua_State *L) {
     return stalled || c->slow_step;
 }
 
+// Why C: atomic reads for the watchdog thread.
 static inline uint64_t clua_progress_read(clua_context *c) { return __atomic_load_n(&c->progress, __ATOMIC_RELAXED); }
 static inline int clua_watched_now(clua_context *c) { return __atomic_load_n(&c->watched, __ATOMIC_SEQ_CST); }
 

@@ -345,14 +345,18 @@ public final class Game {
         try call(hook, arguments)
     }
 
+    /// Turns one input may pass on before the game calls it a loop (here and in the
+    /// prelude's simulation loop).
+    static let turnPassLimit = 1000
+
     /// Runs the turn hook for each `g:next_turn` a hook asked for.
     func drainPendingTurns() throws {
         var guardCount = 0
         while let seat = host.pendingTurn, !isOver {
             host.pendingTurn = nil
             guardCount += 1
-            if guardCount > 1000 {
-                throw GameError.refused("the turn hook passed the turn 1000 times without waiting for input")
+            if guardCount > Self.turnPassLimit {
+                throw GameError.refused("the turn hook passed the turn \(Self.turnPassLimit) times without waiting for input")
             }
             host.turns += 1
             log(.turn(player: playerNames[seat - 1]))
@@ -402,16 +406,25 @@ public final class Game {
         guard made.count == 2, let newG = made[0].tableRef, let players = made[1].tableRef else {
             throw GameError.refused("cannot create the game table")
         }
-        g = newG
-        playerTables = lua.array(players)
-        clockSeenByLua = nil
+        adopt(g: newG, players: players)
         if recordsEvents { eventLog.append(GameEvent(time: 0, kind: .start(players: playerNames, seed: explicitSeed ?? seed))) }
         try transaction(undoable: false) {
             try callHook(hooks.setup, [.table(g)])
-            if host.pendingTurn == nil, !isOver, let seat = lua.get(g, path: "current", "seat").intValue {
-                host.pendingTurn = seat
-            }
+            beginFirstTurn(seat: lua.get(g, path: "current", "seat").intValue)
         }
+    }
+
+    /// Makes `g` and its players the game's (the tables hooks and host functions see).
+    func adopt(g newG: LuaRef, players: LuaRef) {
+        g = newG
+        playerTables = lua.array(players)
+        clockSeenByLua = nil
+    }
+
+    /// After setup: unless setup passed the turn or ended the game, the current player
+    /// (`seat`, from g.current) begins.
+    func beginFirstTurn(seat: Int?) {
+        if host.pendingTurn == nil, !isOver, let seat { host.pendingTurn = seat }
     }
 }
 

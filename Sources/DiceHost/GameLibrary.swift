@@ -74,15 +74,13 @@ extension Game {
             }),
             // start_game's: the new g and its players, made in Lua.
             ("adopt", { [unowned self] call in
-                g = try call.table(1)
-                playerTables = lua.array(try call.table(2))
-                clockSeenByLua = 0
+                adopt(g: try call.table(1), players: try call.table(2))
                 return 0
             }),
             // start_game's half of `start`: without a turn pending, the current player's
             // (the seat of g.current, passed in).
             ("first_turn", { [unowned self] call in
-                if host.pendingTurn == nil, !isOver, let seat = call.value(1).intValue { host.pendingTurn = seat }
+                beginFirstTurn(seat: call.value(1).intValue)
                 return 0
             }),
             ("begin_step", { [unowned self] _ in

@@ -17,7 +17,8 @@ struct RuntimeAPI {
 extension Game {
     /// Installs `rules`, `dice`, `led`, `timer`, `cards` and the methods of `g`.
     func installLibraries() throws -> RuntimeAPI {
-        let hostTable = lua.makeTable(fields: (gameFunctions() + diceFunctions()).map { ($0.0, lua.function($0.1)) })
+        let hostTable = lua.makeTable(fields: (gameFunctions() + diceFunctions()).map { ($0.0, lua.function($0.1)) }
+                                      + [("turn_pass_limit", .integer(Int64(Self.turnPassLimit)))])
         let chunk = try lua.load(RuntimePrelude.source, chunkName: RuntimePrelude.chunkName)
         guard let exports = try lua.call(.function(chunk), [.table(hostTable)], budget: .some(nil)).first?.tableRef else {
             throw GameError.refused("the runtime prelude returned nothing")

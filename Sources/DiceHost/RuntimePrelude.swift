@@ -147,7 +147,7 @@ enum RuntimePrelude {
     -- the host each, which is what makes a million games affordable. Each step does what
     -- the host's input path does (setup, a bot's choice, a roll, a turn hook) and begins
     -- with begin_step (a fresh instruction budget, or progress a watchdog sees).
-    local passes_allowed = 1000
+    local passes_allowed = host.turn_pass_limit
     local is_over, take_turn, begin_step = host.is_over, host.take_turn, host.begin_step
     -- The turn hook for each g:next_turn a hook asked for (the host's drainPendingTurns);
     -- returns whether the game is over.

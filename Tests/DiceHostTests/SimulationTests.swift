@@ -205,6 +205,26 @@ import Testing
         #expect(withoutTime(try Simulation.run(plan)) == withoutTime(result))
     }
 
+    /// A turn hook that always passes the turn on is stopped after the limit, with the
+    /// same message whether the game is played in Lua or move by move.
+    @Test func aTurnHookThatNeverStopsPassingIsARuleError() throws {
+        let path = try temporaryRules("""
+            local r = rules { name = "Spin", players = {2, 2}, dice = "1d6" }
+            function r.turn(g, p) if g.state.spin then g:next_turn() end end
+            function r.roll(g, p, roll)
+              if roll.total == 6 then g.state.spin = true end
+              if roll.total == 1 then g:win(p) else g:next_turn() end
+            end
+            return r
+            """)
+        var plan = Simulation.Plan(rulesFile: path, games: 30, seed: 2)
+        let result = try Simulation.run(plan)
+        #expect(result.errors > 0 && result.errors + result.wins.reduce(0, +) == 30)
+        #expect(result.firstError?.message == "the turn hook passed the turn 1000 times without waiting for input")
+        plan.playsInLua = false
+        #expect(withoutTime(try Simulation.run(plan)) == withoutTime(result))
+    }
+
     @Test func aGameThatNeverEndsIsCountedAsUnfinished() throws {
         let path = try temporaryRules("""
             local r = rules { name = "Forever", players = {2, 2}, dice = "1d6" }
