@@ -25,7 +25,10 @@ let package = Package(
             pkgConfig: "libedit",
             providers: [.apt(["libedit-dev"]), .brew(["libedit"])]
         ),
-        .target(name: "Lua", dependencies: ["CLua"]),
+        // DiceHost's own C helpers around it, one file per concern (allocator, budget,
+        // watchdog, protected calls, sandbox, determinism, patterns, snapshots).
+        .target(name: "CLuaSupport", dependencies: ["CLua"]),
+        .target(name: "Lua", dependencies: ["CLua", "CLuaSupport"]),
         .target(name: "DiceHost", dependencies: ["Lua"]),
         .executableTarget(
             name: "dicehost",

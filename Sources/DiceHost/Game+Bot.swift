@@ -4,13 +4,15 @@ extension Game {
     /// Asks the rules' `bot(g, p)` what the current player does and does it: "roll"
     /// rolls the declared dice; any other string is an action; a table
     /// `{"ante", 25}` is an action with arguments. Without a bot, the player rolls.
+    /// The bot's choice and the move it makes are one input, under one budget.
     public func playBotMove() throws {
         let bot = hooks.bot
         guard case .function = bot else { return try roll() }
-        let seat = try self.seat(of: nil)
-        let choice: [LuaValue]
-        do { choice = try lua.call(bot, [.table(g), try playerValue(seat)]) } catch let error as LuaError { throw GameError.script(error) }
-        try perform(botChoice: choice.first ?? .nil)
+        try withInputBudget {
+            let seat = try self.seat(of: nil)
+            let choice = try lua.call(bot, [.table(g), try playerValue(seat)])
+            try perform(botChoice: choice.first ?? .nil)
+        }
     }
 
     /// Does what a bot chose (see `playBotMove`).
@@ -56,7 +58,13 @@ extension Game {
             host.rolls += results.count > 1 ? results[1].intValue ?? 0 : 0
             switch results.count > 2 ? results[2] : .nil {
             case .string("move"):
-                try perform(botChoice: results.count > 3 ? results[3] : .nil)
+                // The bot chose inside the watched call; the move it chose finishes that
+                // step, with what is left of the step's budget.
+                let allowance = lua.watchedStepAllowance
+                guard allowance > 0 else {
+                    throw GameError.script(LuaError(kind: .stalled, message: "a bot's choice took too long to finish its move within the budget"))
+                }
+                try lua.withBudget(.some(allowance)) { try perform(botChoice: results.count > 3 ? results[3] : .nil) }
                 moves += 1
             case .string("host"):
                 try playBotMove()

@@ -15,26 +15,31 @@ extension Game {
 
     /// Reloads from the given text (named by `sourcePath` in errors).
     public func reload(source: String) throws {
-        let saved = (rules, rulesTable, hooks, declared.count)
+        let saved = (rules, rulesTable, hooks)
         lua.forgetLoadedModules()
-        do {
-            let (newRules, newTable) = try loadRules(source: source)
-            guard (newRules.minPlayers...newRules.maxPlayers).contains(playerNames.count) else {
-                throw GameError.invalidRules("the new rules need \(newRules.minPlayers) to \(newRules.maxPlayers) players; this game has \(playerNames.count)",
-                                             location: newRules.location)
-            }
-            (rules, rulesTable) = (newRules, newTable)
-            readHooks()
-            startTemplate = nil
-            let migrate = lua.get(rulesTable, "migrate")
-            if case .function = migrate {
-                try transaction(allowWhenOver: true, undoable: false) { try call(migrate, [.table(g)]) }
-            }
-            log(.reload(rules.name))
-        } catch {
+        // The declarations this load makes are only needed to find its rule table; the
+        // old ones would keep every earlier version of the rules alive.
+        defer { declared.removeAll() }
+        do { try withInputBudget { try reloadRules(source: source) } } catch {
             (rules, rulesTable, hooks) = (saved.0, saved.1, saved.2)
-            declared.removeSubrange(saved.3...)
             throw error
         }
+    }
+
+    /// Loads the new rules and runs `migrate`: one input, one budget.
+    private func reloadRules(source: String) throws {
+        let (newRules, newTable) = try loadRules(source: source)
+        guard (newRules.minPlayers...newRules.maxPlayers).contains(playerNames.count) else {
+            throw GameError.invalidRules("the new rules need \(newRules.minPlayers) to \(newRules.maxPlayers) players; this game has \(playerNames.count)",
+                                         location: newRules.location)
+        }
+        (rules, rulesTable) = (newRules, newTable)
+        readHooks()
+        startTemplate = nil
+        let migrate = lua.get(rulesTable, "migrate")
+        if case .function = migrate {
+            try transaction(allowWhenOver: true, undoable: false) { try call(migrate, [.table(g)]) }
+        }
+        log(.reload(rules.name))
     }
 }

@@ -73,6 +73,9 @@ public final class Game {
         var setup: LuaValue = .nil, turn: LuaValue = .nil, roll: LuaValue = .nil, bot: LuaValue = .nil, status: LuaValue = .nil
     }
     var restarts = 0
+    /// The copy of the tables under `g` taken when the last input ended: the next
+    /// input's rollback point (nil until one is needed, or after `g` was replaced).
+    var lastSnapshot: [LuaValue]?
     var undoStack: [UndoPoint] = []
     /// Counts the inputs that made an undo point (so a caller can tell whether one did).
     public private(set) var undoGeneration = 0
@@ -108,7 +111,8 @@ public final class Game {
         rules = RuleSet(name: "", minPlayers: 1, maxPlayers: 1, dice: try DiceNotation("1d6"), params: [], actions: [], hooks: [], location: path)
         lua.output = { [unowned self] text in self.log(.say(text)) }
         api = try installLibraries()
-        (rules, rulesTable) = try loadRules(source: source)
+        (rules, rulesTable) = try withInputBudget { try loadRules(source: source) }
+        declared.removeAll()
         readHooks()
         if playerNames.isEmpty { playerNames = (1...rules.minPlayers).map { "P\($0)" } }
         try validatePlayers()
@@ -189,6 +193,9 @@ public final class Game {
     /// the order they were set).
     public func advance(by milliseconds: Int) throws {
         guard milliseconds >= 0 else { throw GameError.refused("time cannot go backwards (\(milliseconds) ms)") }
+        guard milliseconds <= Self.maximumAdvance, host.now <= Int.max - milliseconds else {
+            throw GameError.refused("time can move at most \(Self.maximumAdvance / 3_600_000) h of game time per input, got \(milliseconds) ms")
+        }
         try transaction(allowWhenOver: true) {
             let target = host.now + milliseconds
             while !isOver, let next = host.timers.enumerated().min(by: { ($0.element.due, $0.element.id) < ($1.element.due, $1.element.id) }),
@@ -201,11 +208,35 @@ public final class Game {
                 } else {
                     host.timers.remove(at: next.offset)
                 }
-                try call(.function(fired.callback), [.table(g)])
-                try drainPendingTurns()
+                do {
+                    try lua.charge(Self.timerFiringCost)
+                    try call(.function(fired.callback), [.table(g)])
+                    try drainPendingTurns()
+                } catch let error where lua.budgetSpent {
+                    throw unsettledTimers(fired, cause: error)
+                }
             }
             host.now = target
         }
+    }
+
+    /// Host work one timer firing is charged, in instruction-equivalents: a chain of
+    /// timers that re-arm at once ends within the input's budget, not never.
+    static let timerFiringCost = 500
+    /// Host work one turn pass is charged (the turn hook's own instructions count too).
+    static let turnPassCost = 500
+    /// The most game time one input may move the clock: a day.
+    public static let maximumAdvance = 24 * 3_600_000
+
+    /// The error of a tick whose timers kept firing until its budget ran out.
+    func unsettledTimers(_ timer: ScheduledTimer, cause: Error) -> GameError {
+        guard case .script(let error)? = cause as? GameError ?? (cause as? LuaError).map(GameError.script),
+              error.kind == .instructionBudget else { return cause as? GameError ?? .refused("\(cause)") }
+        let origin = lua.definition(of: timer.callback).map { " (its function is at \($0.file):\($0.line))" } ?? ""
+        var settled = error
+        settled.message = "the timers did not settle: timer \(timer.id)\(origin) was firing at \(host.now) ms of game time"
+            + " when the input ran out of its budget; the input was rolled back"
+        return .script(settled)
     }
 
     /// Starts a new game with the same players, params and rules (and a fresh seed
@@ -237,30 +268,69 @@ public final class Game {
 
     // MARK: Internals
 
-    /// Runs one input with rollback of both the Lua data and the host state.
+    /// Runs one input - its hooks, timers and turn passes - under one instruction budget,
+    /// with rollback of both the Lua data and the host state when it fails. The copy of
+    /// `g` taken when the input ends is the next input's rollback point; an input after
+    /// which that copy cannot be taken (the state grew past the memory cap) is refused.
     func transaction(allowWhenOver: Bool = false, undoable: Bool = true, _ body: () throws -> Void) throws {
         if isOver && !allowWhenOver {
             throw GameError.refused("the game is over (\(outcomeText)); use restart to play again")
         }
-        guard transactional else {
-            try body()
-            try drainPendingTurns()
+        guard transactional, !inTransaction else {
+            try withInputBudget {
+                try body()
+                try drainPendingTurns()
+            }
             return
         }
         let saved = checkpoint()
-        let snapshot = try lua.call(api.snapshot, [.table(g)], budget: .some(nil))
-        let outermost = !inTransaction
+        let before = try currentSnapshot()
         inTransaction = true
-        defer { if outermost { inTransaction = false } }
+        defer { inTransaction = false }
+        let after: [LuaValue]
         do {
-            try body()
-            try drainPendingTurns()
+            after = try withInputBudget { () -> [LuaValue] in
+                try body()
+                try drainPendingTurns()
+                return try takeSnapshot(after: true)
+            }
         } catch {
-            _ = try? lua.call(api.restore, snapshot, budget: .some(nil))
+            lua.withoutBudget { _ = try? lua.call(api.restore, before, budget: .some(nil)) }
             rollBack(to: saved)
+            lastSnapshot = before
             throw error
         }
-        if outermost && undoable { pushUndo(UndoPoint(checkpoint: saved, snapshot: snapshot)) }
+        lastSnapshot = after
+        if undoable { pushUndo(UndoPoint(checkpoint: saved, snapshot: before)) }
+    }
+
+    /// Runs one input's work under one budget, with Lua's errors as the game's.
+    func withInputBudget<T>(_ body: () throws -> T) throws -> T {
+        do { return try lua.withBudget(.none, body) } catch let error as LuaError { throw GameError.script(error) }
+    }
+
+    /// The rollback point of the next input: the copy taken when the last one ended.
+    func currentSnapshot() throws -> [LuaValue] {
+        if let lastSnapshot { return lastSnapshot }
+        let snapshot = try lua.withoutBudget { try takeSnapshot(after: false) }
+        lastSnapshot = snapshot
+        return snapshot
+    }
+
+    /// Copies every table reachable from `g` (values, keys, metatables). When memory is
+    /// short, the undo history goes first; then the input that grew the state is refused.
+    func takeSnapshot(after input: Bool) throws -> [LuaValue] {
+        do {
+            return try lua.call(api.snapshot, [.table(g)], budget: .some(nil))
+        } catch let error as LuaError where error.kind == .memory && !undoStack.isEmpty {
+            undoStack.removeAll()
+            lua.collectGarbage()
+            return try takeSnapshot(after: input)
+        } catch let error as LuaError where error.kind == .memory {
+            throw GameError.refused(input
+                ? "the game state grew too large to keep a copy for rollback and undo (the memory cap is \(lua.limits.memoryBytes) bytes); the input was rolled back"
+                : "the game state is too large to keep a copy for rollback (the memory cap is \(lua.limits.memoryBytes) bytes)")
+        }
     }
 
     /// The state before an input, to go back to with `undo`.
@@ -285,8 +355,11 @@ public final class Game {
     /// stay as they are (a reload is not undone).
     public func undo() throws {
         guard let point = undoStack.popLast() else { throw GameError.refused("nothing to undo") }
-        if !point.snapshot.isEmpty { _ = try? lua.call(api.restore, point.snapshot, budget: .some(nil)) }
+        if !point.snapshot.isEmpty {
+            lua.withoutBudget { _ = try? lua.call(api.restore, point.snapshot, budget: .some(nil)) }
+        }
         rollBack(to: point.checkpoint)
+        lastSnapshot = point.snapshot.isEmpty ? nil : point.snapshot
     }
 
     /// What the host needs to undo an input, besides the Lua tables under `g`.
@@ -310,7 +383,7 @@ public final class Game {
         eventLog.removeSubrange(saved.eventCount...)
         recordedMetrics.removeSubrange(saved.metricCount...)
         lua.random.state = saved.random
-        if g != saved.g { g = saved.g; clockSeenByLua = nil }
+        if g != saved.g { g = saved.g; clockSeenByLua = nil; lastSnapshot = nil }
         playerTables = saved.playerTables
         restarts = saved.restarts
     }
@@ -358,9 +431,11 @@ public final class Game {
             if guardCount > Self.turnPassLimit {
                 throw GameError.refused("the turn hook passed the turn \(Self.turnPassLimit) times without waiting for input")
             }
+            try lua.charge(Self.turnPassCost)
+            let player = try playerValue(seat)
             host.turns += 1
             log(.turn(player: playerNames[seat - 1]))
-            try callHook(hooks.turn, [.table(g), try playerValue(seat)])
+            try callHook(hooks.turn, [.table(g), player])
         }
     }
 
@@ -402,21 +477,25 @@ public final class Game {
             }
             return
         }
-        let made = try lua.call(api.newGame, [.table(template.names), .table(template.params)], budget: .some(nil))
-        guard made.count == 2, let newG = made[0].tableRef, let players = made[1].tableRef else {
-            throw GameError.refused("cannot create the game table")
-        }
-        adopt(g: newG, players: players)
-        if recordsEvents { eventLog.append(GameEvent(time: 0, kind: .start(players: playerNames, seed: explicitSeed ?? seed))) }
-        try transaction(undoable: false) {
-            try callHook(hooks.setup, [.table(g)])
-            beginFirstTurn(seat: lua.get(g, path: "current", "seat").intValue)
+        // A new game is one input: making g, setup and the first turn share a budget.
+        try withInputBudget {
+            let made = try lua.call(api.newGame, [.table(template.names), .table(template.params)], budget: .some(nil))
+            guard made.count == 2, let newG = made[0].tableRef, let players = made[1].tableRef else {
+                throw GameError.refused("cannot create the game table")
+            }
+            adopt(g: newG, players: players)
+            if recordsEvents { eventLog.append(GameEvent(time: 0, kind: .start(players: playerNames, seed: explicitSeed ?? seed))) }
+            try transaction(undoable: false) {
+                try callHook(hooks.setup, [.table(g)])
+                beginFirstTurn(seat: lua.get(g, path: "current", "seat").intValue)
+            }
         }
     }
 
     /// Makes `g` and its players the game's (the tables hooks and host functions see).
     func adopt(g newG: LuaRef, players: LuaRef) {
         g = newG
+        lastSnapshot = nil
         playerTables = lua.array(players)
         clockSeenByLua = nil
     }

@@ -17,7 +17,11 @@ struct RuntimeAPI {
 extension Game {
     /// Installs `rules`, `dice`, `led`, `timer`, `cards` and the methods of `g`.
     func installLibraries() throws -> RuntimeAPI {
-        let hostTable = lua.makeTable(fields: (gameFunctions() + diceFunctions()).map { ($0.0, lua.function($0.1)) }
+        // The simulation loop's plumbing is free; every other host call is charged.
+        let plumbing: Set<String> = ["take_turn", "adopt", "first_turn", "begin_step", "is_over"]
+        let hostTable = lua.makeTable(fields: (gameFunctions() + diceFunctions()).map {
+            ($0.0, lua.function(cost: plumbing.contains($0.0) ? 0 : LuaState.hostCallCost, $0.1))
+        }
                                       + [("turn_pass_limit", .integer(Int64(Self.turnPassLimit)))])
         let chunk = try lua.load(RuntimePrelude.source, chunkName: RuntimePrelude.chunkName)
         guard let exports = try lua.call(.function(chunk), [.table(hostTable)], budget: .some(nil)).first?.tableRef else {
@@ -27,9 +31,10 @@ extension Game {
         for name in ["rules", "timer", "cards", "dice"] { lua.set(globals, .string(name), lua.get(exports, .string(name))) }
         let led = lua.register(library: "led", ledFunctions())
         lua.set(led, "ALL", .integer(63))
+        let (snapshot, restore) = lua.snapshotFunctions()
         return RuntimeAPI(newGame: lua.get(exports, "new_game"),
                           rollInput: lua.get(exports, "roll_input"),
-                          snapshot: lua.get(exports, "snapshot"), restore: lua.get(exports, "restore"),
+                          snapshot: snapshot, restore: restore,
                           setQuiet: lua.get(exports, "set_quiet"),
                           startGame: lua.get(exports, "start_game"), botMoves: lua.get(exports, "bot_moves"))
     }

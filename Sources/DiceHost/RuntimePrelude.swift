@@ -1,6 +1,6 @@
 /// The Lua half of the scripting API: thin wrappers that give the host functions
 /// their Lua shape (methods on `g`, timer handles, printable rolls and cards) and the
-/// snapshot/restore pair that makes every input a transaction. It runs in the sandbox
+/// simulation loop. It runs in the sandbox
 /// with chunk name "dicehost-runtime"; its locals are out of the scripts' reach.
 enum RuntimePrelude {
     static let chunkName = "dicehost-runtime"
@@ -106,32 +106,6 @@ enum RuntimePrelude {
       return host.declare(variant)
     end
 
-    -- Transactions: a copy of every table reachable from g, and its restoration in place
-    -- (so references the script holds stay valid).
-    local function snapshot(root)
-      local copies = {}
-      local function copy(t)
-        if copies[t] then return end
-        local c = {}
-        copies[t] = c
-        for k, v in next, t do
-          c[k] = v
-          if type(v) == "table" then copy(v) end
-          if type(k) == "table" then copy(k) end
-        end
-      end
-      copy(root)
-      return copies
-    end
-    local function restore(copies)
-      for original, c in next, copies do
-        local keys = {}
-        for k in next, original do keys[#keys + 1] = k end
-        for _, k in ipairs(keys) do original[k] = nil end
-        for k, v in next, c do original[k] = v end
-      end
-    end
-
     -- A roll reaches the rules: build it, run the hook, keep it as the player's last.
     local function deliver_roll(hook, g, p, values, total, flag)
       local r = make_roll(values, total, flag, rawget(p, "last_roll"))
@@ -146,7 +120,9 @@ enum RuntimePrelude {
     -- Simulations: a game starts, and its bots play move after move, in one call from
     -- the host each, which is what makes a million games affordable. Each step does what
     -- the host's input path does (setup, a bot's choice, a roll, a turn hook) and begins
-    -- with begin_step (a fresh instruction budget, or progress a watchdog sees).
+    -- A move (a bot's choice, its roll and the turns it passes) is one input: it begins
+    -- with begin_step (a fresh budget, and progress a watchdog sees), as the host gives
+    -- each input one budget.
     local passes_allowed = host.turn_pass_limit
     local is_over, take_turn, begin_step = host.is_over, host.take_turn, host.begin_step
     -- The turn hook for each g:next_turn a hook asked for (the host's drainPendingTurns);
@@ -159,7 +135,7 @@ enum RuntimePrelude {
         if passes > passes_allowed then
           error("the turn hook passed the turn " .. passes_allowed .. " times without waiting for input", 0)
         end
-        if turn_hook then begin_step(); turn_hook(g, q) end
+        if turn_hook then turn_hook(g, q) end
         q, over = take_turn()
       end
       return over
@@ -178,7 +154,8 @@ enum RuntimePrelude {
     local function start_game(names, params, setup, turn_hook)
       local g, players = new_game(names, params)
       host.adopt(g, players)
-      if setup then begin_step(); setup(g) end
+      begin_step()
+      if setup then setup(g) end
       local current = g.current
       host.first_turn(type(current) == "table" and current.seat or nil)
       drain_turns(g, turn_hook)
@@ -196,8 +173,8 @@ enum RuntimePrelude {
       while moves < limit and not over do
         local p = rawget(g, "current")
         if type(p) ~= "table" or integer_type(rawget(p, "seat")) ~= "integer" then return moves, rolls, "host" end
+        begin_step()
         if bot then
-          begin_step()
           local choice = bot(g, p)
           if choice ~= nil and choice ~= "roll" then return moves, rolls, "move", choice end
         end
@@ -213,7 +190,6 @@ enum RuntimePrelude {
           end
         end
         rolls = rolls + 1
-        begin_step()
         deliver_roll(roll_hook, g, p, values, total, "ok")
         over = drain_turns(g, turn_hook)
         moves = moves + 1
@@ -225,7 +201,7 @@ enum RuntimePrelude {
 
     return {
       rules = rules, timer = timer, cards = cards, dice = dice,
-      new_game = new_game, make_roll = make_roll, roll_input = roll_input, start_game = start_game, bot_moves = bot_moves, snapshot = snapshot, restore = restore,
+      new_game = new_game, make_roll = make_roll, roll_input = roll_input, start_game = start_game, bot_moves = bot_moves,
       set_quiet = set_quiet,
     }
     """#

@@ -1,4 +1,5 @@
 import CLua
+import CLuaSupport
 
 /// The body of a Swift function callable from Lua. It reads its arguments from the
 /// call, pushes its results, and returns how many it pushed:

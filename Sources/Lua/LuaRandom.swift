@@ -1,4 +1,5 @@
 import CLua
+import CLuaSupport
 
 /// The state's random generator: xoshiro256**, seeded through splitmix64. `math.random`
 /// in scripts and the host's dice draw from this one stream, so a game is a function

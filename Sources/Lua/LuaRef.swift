@@ -1,4 +1,5 @@
 import CLua
+import CLuaSupport
 
 /// A Lua object (table, function, userdata, coroutine) held from Swift through the
 /// registry. The object stays alive while this reference does; dropping the last

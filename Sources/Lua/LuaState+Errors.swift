@@ -1,4 +1,5 @@
 import CLua
+import CLuaSupport
 
 extension LuaState {
     /// Turns the error object a failed protected call left on top of the stack into a
@@ -20,25 +21,43 @@ extension LuaState {
         }
         var error = LuaError(kind: kind, luaMessage: describeErrorObject(at: lua_gettop(L)), traceback: traceback)
         switch kind {
+        case .memory where c.stack_refused != 0:
+            error.kind = .runtime
+            error.message = "stack overflow: the script needed more than \(CLUA_MAX_STACK_SLOTS) stack slots"
+                + " (endless recursion, or a __call metamethod that calls itself)"
+            locateAtLastSample(&error, replacing: false)
         case .memory:
             error.message = "not enough memory: the script reached its memory cap of \(limits.memoryBytes) bytes"
-            if error.file == nil, c.last_line > 0 {
-                error.file = lastSampledSource()
-                error.line = Int(c.last_line)
-            }
+            locateAtLastSample(&error, replacing: false)
         case .instructionBudget, .interrupted:
-            if c.last_line > 0 {
-                error.file = lastSampledSource()
-                error.line = Int(c.last_line)
-            }
-            if kind == .interrupted { error.message = "interrupted"; break }
-            error.message = "instruction budget exceeded: the script ran more than \(c.budget_total) instructions"
-                + " without returning (an endless loop?)"
+            error.message = budgetMessage(kind)
+            locateAtLastSample(&error, replacing: true)
         default:
             break
         }
         restoreFullChunkName(&error)
         return error
+    }
+
+    /// The error of an input whose budget is spent, at the line the script was running.
+    func spentBudgetError() -> LuaError {
+        let kind: LuaError.Kind = context.pointee.budget_tripped != 0 ? .instructionBudget : .interrupted
+        var error = LuaError(kind: kind, message: budgetMessage(kind))
+        locateAtLastSample(&error, replacing: true)
+        restoreFullChunkName(&error)
+        return error
+    }
+
+    private func budgetMessage(_ kind: LuaError.Kind) -> String {
+        if kind == .interrupted { return "interrupted" }
+        return "instruction budget exceeded: the input ran more than \(context.pointee.budget_total) instructions"
+            + " (C work included) without finishing (an endless loop?)"
+    }
+
+    private func locateAtLastSample(_ error: inout LuaError, replacing: Bool) {
+        guard context.pointee.last_line > 0, replacing || error.file == nil else { return }
+        error.file = lastSampledSource()
+        error.line = Int(context.pointee.last_line)
     }
 
     /// Lua writes a long chunk name as "...tail"; put back the full name it came from.
@@ -83,20 +102,20 @@ extension LuaState {
             return "(error object is a \(typeName) value)"
         }
         clua_pop(L, 1)
+        // A spent budget is not renewed to run a script's __tostring.
+        if clua_budget_spent(context) != 0 { return "(error object is a \(typeName) value)" }
         let top = lua_gettop(L)
         defer { lua_settop(L, top) }
         clua_getref(L, rawToStringReference)
         lua_pushvalue(L, index)
-        let saved = context.pointee
-        clua_arm_budget(L, 1_000_000)
-        let status = clua_pcall(L, 1, 1)
-        clua_disarm_budget(L)
-        context.pointee.budget_armed = saved.budget_armed
-        context.pointee.budget_tripped = saved.budget_tripped
-        context.pointee.budget_total = saved.budget_total
-        context.pointee.budget_remaining = saved.budget_remaining
-        context.pointee.interrupted = saved.interrupted
-        clua_resume_budget(L)
+        let status: Int32
+        if context.pointee.budget_armed != 0 {
+            status = clua_pcall(L, 1, 1) // charged to the input it belongs to
+        } else {
+            clua_arm_budget(L, 1_000_000, 1)
+            status = clua_pcall(L, 1, 1)
+            clua_disarm_budget(L)
+        }
         if status == LUA_OK, lua_type(L, -1) == LUA_TSTRING, let text = string(at: -1) {
             return text
         }

@@ -1,4 +1,5 @@
 import CLua
+import CLuaSupport
 import Foundation
 
 /// The sandbox a rule script runs in: an allow-list of the standard library, with the
@@ -10,7 +11,6 @@ extension LuaState {
     ]
     static let copiedLibraries = ["table", "math", "utf8", "coroutine", "string"]
     static let removedFromString = ["dump"]
-    static let patternFunctions = ["match", "gmatch", "gsub"]
     static let preludeChunkName = "dicehost-prelude"
 
     func installSandbox() throws {
@@ -26,11 +26,12 @@ extension LuaState {
         for name in Self.baseFunctions { copyField(name, from: real, to: env) }
         lua_getfield(L, real, "tostring")
         rawToStringReference = clua_ref(L)
-
-        lua_getfield(L, real, "setmetatable")
-        clua_wrap_top(L, "setmetatable")
-        lua_setfield(L, env, "setmetatable")
-        for name in ["pairs", "collectgarbage"] {
+        for name in ["setmetatable", "xpcall", "tostring", "tonumber"] where clua_has_wrapper(name) != 0 {
+            lua_getfield(L, real, name)
+            clua_wrap_top(L, name)
+            lua_setfield(L, env, name)
+        }
+        for name in ["pairs", "next", "collectgarbage"] {
             clua_push_sandbox_function(L, name)
             lua_setfield(L, env, name)
         }
@@ -39,6 +40,8 @@ extension LuaState {
         clua_push_sandboxed_load(L)
         lua_setfield(L, env, "load")
 
+        // Each library is a copy; its functions that work in C on sizes a script
+        // chooses (strings, tables, patterns) are wrapped to charge that work.
         for library in Self.copiedLibraries {
             lua_getfield(L, real, library)
             let source = lua_gettop(L)
@@ -46,6 +49,9 @@ extension LuaState {
             let copy = lua_gettop(L)
             lua_pushnil(L)
             while lua_next(L, source) != 0 {
+                if lua_type(L, -2) == LUA_TSTRING, let name = string(at: -2), clua_has_wrapper("\(library).\(name)") != 0 {
+                    clua_wrap_top(L, "\(library).\(name)")
+                }
                 lua_pushvalue(L, -2)
                 clua_insert(L, -2)
                 lua_rawset(L, copy)
@@ -57,14 +63,6 @@ extension LuaState {
         let string = lua_gettop(L)
         for name in Self.removedFromString {
             lua_pushnil(L)
-            lua_setfield(L, string, name)
-        }
-        lua_getfield(L, string, "find")
-        clua_wrap_top(L, "string.find")
-        lua_setfield(L, string, "find")
-        for name in Self.patternFunctions {
-            lua_getfield(L, string, name)
-            clua_wrap_top(L, "string.pattern")
             lua_setfield(L, string, name)
         }
         // Strings index the sandbox's string table; the metatable is hidden from scripts.
@@ -82,13 +80,9 @@ extension LuaState {
             lua_setfield(L, -2, name)
         }
         clua_pop(L, 1)
-        lua_getfield(L, env, "coroutine")
-        for name in ["create", "wrap"] {
-            lua_getfield(L, -1, name)
-            clua_wrap_top(L, "coroutine." + name)
-            lua_setfield(L, -2, name)
-        }
-        clua_pop(L, 1)
+        // Light C functions have no creation serial: pairs orders them, and tostring
+        // prints them, by the name they have here.
+        clua_name_functions(L, env)
 
         lua_pushvalue(L, env)
         lua_setfield(L, env, "_G")

@@ -1,4 +1,5 @@
 import CLua
+import CLuaSupport
 
 extension LuaState {
     /// Pushes a Swift value. Never raises: the memory cap applies only while Lua runs.

@@ -1,4 +1,5 @@
 import CLua
+import CLuaSupport
 import Foundation
 
 /// One sandboxed Lua 5.4 interpreter: load rule scripts, call their functions under a
@@ -122,12 +123,13 @@ public final class LuaState {
     // MARK: Calling
 
     /// Calls a Lua function (or a value with `__call`) in protected mode with a
-    /// traceback handler, under this state's memory cap and instruction budget.
+    /// traceback handler, under this state's memory cap and instruction budget. Inside
+    /// `withBudget` the call shares that budget (and fails at once if it is spent).
     @discardableResult
     public func call(_ function: LuaValue, _ arguments: [LuaValue] = [], budget: Int?? = .none) throws -> [LuaValue] {
         let top = lua_gettop(L)
         defer { lua_settop(L, top) }
-        guard lua_checkstack(L, Int32(arguments.count) + 4) != 0 else {
+        guard lua_checkstack(L, Int32(clamping: arguments.count) + 4) != 0, arguments.count < 1 << 20 else {
             throw LuaError(kind: .memory, message: "too many arguments (\(arguments.count))")
         }
         push(function)
@@ -145,37 +147,92 @@ public final class LuaState {
     func protectedCall(arguments: Int32, results: Int32 = LUA_MULTRET, budget: Int?) throws {
         let base = lua_gettop(L) - arguments - 1
         let nested = context.pointee.budget_armed != 0
-        if !nested {
-            context.pointee.memory_refused = 0
-            context.pointee.budget_tripped = 0
-            context.pointee.interrupted = 0
-            context.pointee.last_line = 0
-            if let budget { clua_arm_budget(L, Int64(budget)) }
+        if nested {
+            // One input, one budget: a spent budget is not renewed by calling again.
+            if clua_budget_spent(context) != 0 {
+                lua_settop(L, base)
+                throw spentBudgetError()
+            }
+        } else {
+            beginCall(arming: budget)
         }
         let status = clua_pcall(L, arguments, results)
-        let overran = !nested && (context.pointee.budget_tripped != 0 || context.pointee.interrupted != 0)
+        let overran = context.pointee.budget_tripped != 0 || context.pointee.interrupted != 0
         if status == LUA_OK && !overran {
             if !nested, budget != nil { clua_disarm_budget(L) }
             return
         }
-        // A budget that tripped inside a coroutine whose error the script caught still
-        // fails the call: the host asked for a bounded call and did not get one.
-        let error: LuaError
-        if status == LUA_OK {
-            lua_settop(L, base)
-            pushString("instruction budget exceeded", on: L)
-            error = errorFromTop(status: LUA_ERRRUN)
-        } else {
-            error = errorFromTop(status: status)
-        }
+        // A budget that tripped inside a coroutine or pcall whose error the script caught
+        // still fails the call: the host asked for a bounded call and did not get one.
+        let error = status == LUA_OK ? spentBudgetError() : errorFromTop(status: status)
         if !nested, budget != nil { clua_disarm_budget(L) }
         lua_settop(L, base)
         throw error
     }
 
+    /// Clears what the last call left in the context; arms a budget if one is given.
+    private func beginCall(arming budget: Int?) {
+        context.pointee.memory_refused = 0
+        context.pointee.stack_refused = 0
+        guard let budget else { return }
+        clua_arm_budget(L, Int64(clamping: budget), 1)
+    }
+
+    /// Runs `body` - all the calls into Lua one input causes: its hooks, the timers it
+    /// fires, the turns it passes, the rendering it asks for - under one instruction
+    /// budget (`budget`, by default the limits'). Once spent, the budget stays spent:
+    /// every later call in `body` fails at once, and a `body` that swallowed the error
+    /// still throws it at the end. Nested inside another `withBudget`, it shares that one.
+    public func withBudget<T>(_ budget: Int?? = .none, _ body: () throws -> T) throws -> T {
+        guard context.pointee.budget_armed == 0, let limit = budget ?? limits.instructionBudget else { return try body() }
+        beginCall(arming: max(limit, 1))
+        defer { clua_disarm_budget(L) }
+        let result = try body()
+        if context.pointee.budget_tripped != 0 || context.pointee.interrupted != 0 { throw spentBudgetError() }
+        return result
+    }
+
+    /// Runs host work (a rollback) with the current budget set aside: it neither counts
+    /// nor can trip, and the budget is as it was afterwards.
+    public func withoutBudget<T>(_ body: () throws -> T) rethrows -> T {
+        let saved = clua_suspend_budget(L)
+        defer { clua_resume_budget(L, saved) }
+        return try body()
+    }
+
+    /// Charges host work done for the current input (a timer fired, a turn passed, a
+    /// table rendered) to its budget, in instruction-equivalents; throws once it is spent.
+    public func charge(_ units: Int) throws {
+        if clua_charge(L, Int64(clamping: units)) != 0 { throw spentBudgetError() }
+    }
+
+    /// Whether the current input's budget is spent (or Ctrl-C asked to stop).
+    public var budgetSpent: Bool { clua_budget_spent(context) != 0 }
+
     /// Requests that the running script stop at its next instruction; safe to call
     /// from a signal handler. Works while an instruction budget is armed.
     public var interruptHandle: LuaInterruptHandle { LuaInterruptHandle(context: context) }
+
+    /// `snapshot(root)`, which copies every table reachable from `root` (through keys,
+    /// values and metatables) and returns the copies, and `restore(copies...)`, which
+    /// puts each table back as it was, in place. Both use raw access only.
+    public func snapshotFunctions() -> (snapshot: LuaValue, restore: LuaValue) {
+        clua_push_snapshot_functions(L)
+        defer { clua_pop(L, 2) }
+        return (value(at: -2), value(at: -1))
+    }
+
+    /// The file and line where a Lua function was defined (nil for C functions).
+    public func definition(of function: LuaRef) -> (file: String, line: Int)? {
+        clua_getref(L, function.reference)
+        guard lua_type(L, -1) == LUA_TFUNCTION else { clua_pop(L, 1); return nil }
+        var ar = lua_Debug()
+        // ">S" pops the function.
+        guard lua_getinfo(L, ">S", &ar) != 0, ar.linedefined > 0, let source = ar.source, source.pointee == 64 /* @ */ else {
+            return nil
+        }
+        return (fullChunkName(String(cString: source + 1)), Int(ar.linedefined))
+    }
 
     // MARK: Memory
 

@@ -1,4 +1,5 @@
 import CLua
+import CLuaSupport
 import Foundation
 
 /// Lets a hot loop run Lua with no instruction budget - no count hook, so scripts run
@@ -93,17 +94,14 @@ public final class LuaWatchdog: @unchecked Sendable {
 }
 
 extension LuaState {
-    /// Starts a step of a long call from the host: under a budget, the step gets the whole
-    /// budget again (a budget already exceeded stays exceeded); under a watchdog, it
-    /// shows the call is making progress. Host functions called once per step of a
-    /// driver loop (a simulation's move loop) call it.
+    /// Starts a step of a long call from the host (a move of a simulation's loop): the
+    /// step gets the whole budget again (a budget already spent stays spent); under a
+    /// watchdog, it shows the call is making progress.
     public func beginStep() {
-        clua_step(context)
-        guard context.pointee.budget_armed != 0, context.pointee.budget_tripped == 0 else { return }
-        context.pointee.budget_remaining = context.pointee.budget_total
+        clua_begin_step(L)
     }
 
-    /// Whether `callWatched` from this thread runs without a budget.
+    /// Whether `callWatched` from this thread runs without a count hook.
     public var isWatched: Bool {
         guard let thread = watchingThread else { return false }
         return pthread_equal(thread, pthread_self()) != 0
@@ -112,13 +110,14 @@ extension LuaState {
     /// Whether a watchdog watches this state (from whichever thread runs it).
     public var isWatchedFromAnyThread: Bool { watchingThread != nil }
 
-    /// Calls `function` with no instruction budget while a `LuaWatchdog` watches this
-    /// state from this thread; otherwise an ordinary budgeted `call`. A call the
-    /// watchdog stops throws a `.stalled` error at the line it was running.
+    /// Calls `function` with no count hook while a `LuaWatchdog` watches this state
+    /// from this thread (work charged inside C still counts against the budget of
+    /// each step); otherwise an ordinary budgeted `call`. A call the watchdog stops,
+    /// whose charges trip a step's budget, or one of whose steps ran long enough to
+    /// have passed its budget throws a `.stalled` error.
     public func callWatched(_ function: LuaValue, _ arguments: [LuaValue] = []) throws -> [LuaValue] {
         guard isWatched else { return try call(function, arguments) }
-        let stepLimit = limits.instructionBudget.map { UInt64(Double($0) / LuaWatchdog.fastestInstructionsPerSecond * 1e9) } ?? .max
-        clua_watch_begin(context, stepLimit)
+        clua_watch_begin(L, limits.instructionBudget.map { Int64(clamping: $0) } ?? Int64.max / 2)
         let results: [LuaValue]
         do {
             results = try call(function, arguments, budget: .some(nil))
@@ -130,7 +129,13 @@ extension LuaState {
         return results
     }
 
+    /// After `callWatched`: the budget its last step left for host work that finishes
+    /// that step (its elapsed time counted as instructions at the fastest rate any
+    /// machine runs), so the step costs what it would have cost under the count hook.
+    public var watchedStepAllowance: Int { Int(clamping: clua_watch_allowance(L)) }
+
     private var stalledMessage: String {
-        "stopped by the watchdog: a step made no progress for too long, or ran long enough to have passed its instruction budget"
+        "stopped by the watchdog: a step made no progress for too long, used up its budget,"
+            + " or ran long enough to have passed its instruction budget"
     }
 }

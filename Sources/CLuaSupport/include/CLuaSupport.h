@@ -1,0 +1,208 @@
+// DiceHost's C helpers around the system Lua 5.4: what Swift cannot do itself (call
+// Lua's function-like macros, raise Lua errors, be a lua_Alloc or a hook or a signal
+// handler, run in C where a longjmp is safe). One .c file per concern, each opening
+// with why it exists; everything is prefixed `clua_`. Only the Swift module `Lua`
+// imports this.
+#ifndef CLUA_SUPPORT_H
+#define CLUA_SUPPORT_H
+
+#include <lua.h>
+#include <lauxlib.h>
+#include <lualib.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+/* ---------------------------------------------------------------------------------
+** Limits and costs
+** ------------------------------------------------------------------------------- */
+
+/// Result codes a Swift host function returns to the trampoline (>= 0: result count).
+#define CLUA_RAISE (-1)          /* raise the value on top of the stack as it is */
+#define CLUA_RAISE_WHERE (-2)    /* raise the string on top, prefixed "file:line: " */
+#define CLUA_RAISE_BUDGET (-3)   /* the call's charge used up the budget: raise that */
+#define CLUA_RAISE_ARG (-1000)   /* raise "bad argument #n to 'f' (msg)", n = CLUA_RAISE_ARG - code */
+
+/// Instructions between two count-hook calls while a budget is armed.
+#define CLUA_HOOK_STEP 1000
+/// Bytes allocated, copied or scanned by C code that cost as much as one instruction.
+#define CLUA_BYTES_PER_UNIT 16
+/// The most stack slots a Lua thread may grow to by doubling. A `__call` chain grows
+/// the stack one slot per link while shifting every slot (quadratic, in C, where no
+/// hook fires), so it must end long before Lua's own limit of a million slots.
+#define CLUA_MAX_STACK_SLOTS 40000
+
+typedef int (*clua_dispatch_fn)(lua_State *L, void *function);
+
+/// Per-state context. One per lua_State, reached through lua_getextraspace so that C
+/// callbacks (allocator, hook, trampoline) need no globals. Coroutines copy the main
+/// thread's extra space, so they see the same context.
+typedef struct clua_context {
+    /* memory: bytes in use, the cap, the high-water mark */
+    size_t memory_used;
+    size_t memory_limit;
+    size_t memory_peak;
+    int enforce_memory;      /* refuse growth past the cap (only while Lua code runs) */
+    int memory_refused;      /* the allocator refused since the last call from the host */
+    int stack_refused;       /* ... and it was a thread's stack past CLUA_MAX_STACK_SLOTS */
+    /* creation serials: every allocation is stamped, so keys that are objects can be
+       ordered the same way in every process (addresses differ between runs) */
+    uint64_t next_serial;
+    /* the budget of the current input: instructions plus charged C work */
+    int64_t budget_total;
+    int64_t budget_remaining;
+    int budget_armed;
+    int budget_hooked;       /* whether the count hook counts instructions (not when watched) */
+    int budget_tripped;      /* sticky until the host disarms the budget */
+    volatile sig_atomic_t interrupt_requested; /* set from a signal handler */
+    int interrupted;
+    /* where Lua was when the budget tripped or the allocator refused */
+    lua_State *main_thread;
+    int last_line;
+    char last_source[256];
+    /* the function that runs a host function, given the pointer in its upvalue */
+    clua_dispatch_fn dispatch;
+    /* the game's random generator: xoshiro256** */
+    uint64_t random_state[4];
+    /* watched calls (no count hook): steps made, whether one runs, whether it was
+       stopped, when the current step began, and whether a step ran long enough to
+       have passed its budget */
+    uint64_t progress;
+    int watched;
+    volatile sig_atomic_t stalled;
+    uint64_t step_started_ns;
+    int slow_step;
+} clua_context;
+
+// Why C: lua_getextraspace is a macro.
+static inline clua_context *clua_ctx(lua_State *L) {
+    return *(clua_context **)lua_getextraspace(L);
+}
+
+/* allocator.c: the capped, serial-stamping allocator and state lifetime */
+lua_State *clua_newstate(size_t memory_limit);
+void clua_close(lua_State *L);
+/// The creation serial of a table, closure or coroutine (0 for anything else).
+uint64_t clua_serial(lua_State *L, int index);
+
+/* budget.c: the count hook, charged work, interrupts */
+void clua_arm_budget(lua_State *L, int64_t budget, int hooked);
+void clua_disarm_budget(lua_State *L);
+/// Charges `units` to the armed budget; returns 1 if the budget is (now) tripped.
+int clua_charge(lua_State *L, int64_t units);
+/// As clua_charge, then raises the budget error if tripped. Only from C functions.
+void clua_charge_or_raise(lua_State *L, int64_t units);
+/// Raises "instruction budget exceeded" (or "interrupted") as the hook would.
+int clua_raise_budget(lua_State *L);
+/// Whether the current input may not run more Lua: budget tripped or interrupted.
+int clua_budget_spent(clua_context *c);
+/// Saves and clears the budget so host work (rollback) runs unhooked; restores it.
+typedef struct clua_budget_state {
+    int64_t total, remaining;
+    int armed, hooked, tripped, interrupted;
+} clua_budget_state;
+clua_budget_state clua_suspend_budget(lua_State *L);
+void clua_resume_budget(lua_State *L, clua_budget_state saved);
+/// Starts a step of a driver loop: a fresh budget unless tripped; progress for a watchdog.
+void clua_begin_step(lua_State *L);
+
+/* watchdog.c: watched calls, stopped by a signal when they stall */
+#define CLUA_WATCHDOG_SIGNAL SIGUSR2
+void clua_watchdog_install(void);
+void clua_watchdog_unblock(void);
+int clua_watchdog_stop(pthread_t thread, clua_context *c);
+void clua_watch_begin(lua_State *L, int64_t budget);
+/// Ends a watched call; returns whether it was stopped or a step was too slow.
+int clua_watch_end(lua_State *L);
+/// Budget a watched call's last step leaves for host work that completes the step,
+/// counting its elapsed time as instructions at the fastest rate any machine runs.
+int64_t clua_watch_allowance(lua_State *L);
+static inline uint64_t clua_progress_read(clua_context *c) { return __atomic_load_n(&c->progress, __ATOMIC_RELAXED); }
+static inline int clua_watched_now(clua_context *c) { return __atomic_load_n(&c->watched, __ATOMIC_SEQ_CST); }
+
+/* protected_call.c: protected calls with a traceback; raising for host functions */
+#define CLUA_TRACEBACK_KEY "clua.traceback"
+int clua_pcall(lua_State *L, int nargs, int nresults);
+void clua_push_host_function(lua_State *L, void *function);
+int clua_load_text(lua_State *L, const char *buf, size_t len, const char *name);
+
+/* sandbox.c: the library a rule script sees */
+void clua_open_safe_libraries(lua_State *L);
+/// Replaces the original function on top of the stack with its guarded version.
+void clua_wrap_top(lua_State *L, const char *which);
+/// Pushes a sandbox function that has no original to wrap (or nil).
+void clua_push_sandbox_function(lua_State *L, const char *which);
+/// Pushes load over the real load (below the top) and the sandbox (on top).
+void clua_push_sandboxed_load(lua_State *L);
+/// Whether clua_wrap_top has a guarded version of `which` ("tostring", "string.rep", ...).
+int clua_has_wrapper(const char *which);
+/// Names every C function in the table at `table` (library.name), so that ordering
+/// and printing can use names where a light C function has no serial.
+void clua_name_functions(lua_State *L, int table);
+
+/* snapshot.c: copies of the tables reachable from a root, and their restoration */
+/// Pushes snapshot(root) -> copies, metatables and restore(copies, metatables).
+void clua_push_snapshot_functions(lua_State *L);
+
+/* random.c: the host's generator, xoshiro256** seeded through splitmix64 */
+uint64_t clua_random_next(clua_context *c);
+void clua_random_seed(clua_context *c, uint64_t seed);
+uint64_t clua_random_below_or_equal(clua_context *c, uint64_t limit);
+
+/* ---------------------------------------------------------------------------------
+** Watched-call steps: on the hot path of simulations, so inline here.
+** ------------------------------------------------------------------------------- */
+
+// Why C: struct timespec arithmetic, on the hot path (the vDSO clock, tens of ns).
+static inline uint64_t clua_now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/// Instructions per nanosecond no machine beats (4e9/s): a step that took less time
+/// than its remaining budget / this cannot have run past the budget.
+#define CLUA_FASTEST_INSTRUCTIONS_PER_NS 4
+/// Instructions the move-by-move reference may spend that a watched step does not
+/// (the host's own Lua wrappers differ a little between the two ways of playing).
+#define CLUA_STEP_SLACK 2000
+
+/// Ends the current step of a watched call and begins the next: a step that took long
+/// enough to have used up its budget is noted (it may have run past the budget).
+static inline void clua_step(clua_context *c) {
+    __atomic_fetch_add(&c->progress, 1, __ATOMIC_RELAXED);
+    if (!__atomic_load_n(&c->watched, __ATOMIC_RELAXED)) return;
+    uint64_t now = clua_now_ns();
+    int64_t spent = (int64_t)((now - c->step_started_ns) * CLUA_FASTEST_INSTRUCTIONS_PER_NS);
+    if (spent < 0 || spent + CLUA_STEP_SLACK > c->budget_remaining) c->slow_step = 1;
+    c->step_started_ns = now;
+}
+
+/* ---------------------------------------------------------------------------------
+** Macros, as functions Swift can call
+** ------------------------------------------------------------------------------- */
+
+// Why C: these are macros in lua.h.
+static inline void clua_pop(lua_State *L, int n) { lua_pop(L, n); }
+static inline void clua_newtable(lua_State *L) { lua_newtable(L); }
+static inline int clua_upvalueindex(int i) { return lua_upvalueindex(i); }
+static inline int clua_registryindex(void) { return LUA_REGISTRYINDEX; }
+static inline const char *clua_tostring(lua_State *L, int i, size_t *len) { return lua_tolstring(L, i, len); }
+static inline int clua_isinteger(lua_State *L, int i) { return lua_isinteger(L, i); }
+static inline lua_Integer clua_tointeger(lua_State *L, int i) { return lua_tointegerx(L, i, NULL); }
+static inline lua_Number clua_tonumber(lua_State *L, int i) { return lua_tonumberx(L, i, NULL); }
+static inline const char *clua_typename(lua_State *L, int i) { return luaL_typename(L, i); }
+static inline void clua_pushliteral_empty(lua_State *L) { lua_pushliteral(L, ""); }
+// Why C: lua_gc is variadic.
+static inline void clua_collect(lua_State *L) { lua_gc(L, LUA_GCCOLLECT); }
+static inline void clua_remove(lua_State *L, int i) { lua_remove(L, i); }
+static inline void clua_insert(lua_State *L, int i) { lua_insert(L, i); }
+static inline void clua_replace(lua_State *L, int i) { lua_replace(L, i); }
+static inline int clua_ref(lua_State *L) { return luaL_ref(L, LUA_REGISTRYINDEX); }
+static inline void clua_unref(lua_State *L, int ref) { luaL_unref(L, LUA_REGISTRYINDEX, ref); }
+static inline int clua_getref(lua_State *L, int ref) { return lua_rawgeti(L, LUA_REGISTRYINDEX, ref); }
+static inline int clua_getglobaltable(lua_State *L) { return lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS); }
+
+#endif

@@ -1,0 +1,268 @@
+// Why this file: the library functions a rule script gets are Lua's own, some of them
+// wrapped so a script cannot escape the sandbox, stall the host inside C (where the
+// count hook never fires), or outlive a spent budget. The wrappers raise argument and
+// budget errors, which only C may do, and need C function pointers.
+#include "CLuaSupport.h"
+#include <math.h>
+#include <string.h>
+
+void clua_install_hook(lua_State *L, int every);
+int clua_math_random(lua_State *L);
+int clua_math_randomseed(lua_State *L);
+int clua_pairs(lua_State *L);
+int clua_next(lua_State *L);
+int clua_tostring_sandboxed(lua_State *L);
+int clua_format(lua_State *L);
+void clua_push_pattern_function(lua_State *L, const char *which);
+
+/* ---------------------------------------------------------------------------------
+** Guards
+** ------------------------------------------------------------------------------- */
+
+// Finalizers would run at unpredictable GC times and outside any budget, so a
+// metatable with __gc is refused.
+static int clua_setmetatable(lua_State *L) {
+    if (lua_type(L, 2) == LUA_TTABLE) {
+        lua_pushliteral(L, "__gc");
+        if (lua_rawget(L, 2) != LUA_TNIL)
+            return luaL_argerror(L, 2, "__gc metamethods are not allowed in rule scripts");
+        lua_pop(L, 1);
+    }
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 1);
+    return 1;
+}
+
+// collectgarbage("collect") and friends would let scripts steer GC.
+static int clua_collectgarbage(lua_State *L) {
+    const char *opt = luaL_optstring(L, 1, "collect");
+    if (strcmp(opt, "count") != 0)
+        return luaL_argerror(L, 1, "only \"count\" is allowed in rule scripts");
+    lua_pushnumber(L, (lua_Number)lua_gc(L, LUA_GCCOUNT, 0) + (lua_Number)lua_gc(L, LUA_GCCOUNTB, 0) / 1024.0);
+    return 1;
+}
+
+// Forwards to the real load with mode "t" (binary chunks bypass the verifier) and the
+// sandbox as default environment (the real default is the unsandboxed _G). Compiling
+// is C work on the chunk's bytes, so it is charged.
+static int clua_load(lua_State *L) {
+    size_t length = 0;
+    if (lua_type(L, 1) == LUA_TSTRING) lua_tolstring(L, 1, &length);
+    clua_charge_or_raise(L, 1 + (int64_t)(length / CLUA_BYTES_PER_UNIT) * 4);
+    int has_env = lua_gettop(L) >= 4;
+    lua_settop(L, 4);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_pushvalue(L, 1);
+    lua_pushvalue(L, 2);
+    lua_pushliteral(L, "t");
+    if (has_env) lua_pushvalue(L, 4); else lua_pushvalue(L, lua_upvalueindex(2));
+    lua_call(L, 4, LUA_MULTRET);
+    return lua_gettop(L) - 4;
+}
+
+/// A coroutine made while no budget was armed has no hook; it gets one here (the hook
+/// returns at once while no budget is armed, and fires at once if it is spent).
+static void clua_hook_coroutine(lua_State *L, lua_State *co) {
+    if (co) clua_install_hook(co, clua_budget_spent(clua_ctx(L)) ? 1 : CLUA_HOOK_STEP);
+}
+
+static int clua_coroutine_create(lua_State *L) {
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 1);
+    clua_hook_coroutine(L, lua_tothread(L, -1));
+    return 1;
+}
+
+// The standard wrap keeps its coroutine as upvalue 1 of the closure.
+static int clua_coroutine_wrap(lua_State *L) {
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 1);
+    if (lua_getupvalue(L, -1, 1) != NULL) {
+        clua_hook_coroutine(L, lua_tothread(L, -1));
+        lua_pop(L, 1);
+    }
+    return 1;
+}
+
+// A message handler runs while Lua unwinds, and after an error raised by the count
+// hook it runs with hooks off: a handler that loops would never be stopped. Once the
+// budget is spent (or Ctrl-C asked), the script's handler is not run at all and the
+// error goes on as it is.
+static int clua_guarded_handler(lua_State *L) {
+    if (clua_budget_spent(clua_ctx(L))) {
+        lua_settop(L, 1);
+        return 1;
+    }
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 1);
+    return 1;
+}
+
+static int clua_results_k(lua_State *L, int status, lua_KContext ctx) {
+    (void)status; (void)ctx;
+    return lua_gettop(L);
+}
+
+static int clua_xpcall(lua_State *L) {
+    if (lua_type(L, 2) == LUA_TFUNCTION) {
+        lua_pushvalue(L, 2);
+        lua_pushcclosure(L, clua_guarded_handler, 1);
+        lua_replace(L, 2);
+    }
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    /* lua_callk keeps a coroutine that yields inside xpcall able to resume. */
+    lua_callk(L, lua_gettop(L) - 1, LUA_MULTRET, 0, clua_results_k);
+    return lua_gettop(L);
+}
+
+/* ---------------------------------------------------------------------------------
+** Charged library functions: their work happens in C, where no instruction is
+** counted, so each call is charged up front by the size of what it will touch.
+** ------------------------------------------------------------------------------- */
+
+enum clua_cost {
+    CLUA_COST_BYTES_1,     /* bytes of argument 1 (upper, lower, reverse, byte, tonumber, utf8) */
+    CLUA_COST_REP,         /* string.rep: the result's bytes and the repetitions */
+    CLUA_COST_ARGUMENTS,   /* one unit per argument (string.char, utf8.char) */
+    CLUA_COST_LENGTH_1,    /* #t of argument 1 (table.insert, remove, concat) */
+    CLUA_COST_SORT,        /* n log n of #t */
+    CLUA_COST_UNPACK,      /* j - i + 1 of table.unpack(t, i, j) */
+    CLUA_COST_MOVE,        /* e - f + 1 of table.move(a1, f, e, t) */
+    CLUA_COST_PACK,        /* string.pack/unpack: the format and the data */
+};
+
+static double clua_bytes(lua_State *L, int index) {
+    size_t n = 0;
+    if (lua_type(L, index) == LUA_TSTRING) lua_tolstring(L, index, &n);
+    return (double)n;
+}
+
+static double clua_integer_or(lua_State *L, int index, double fallback) {
+    int ok = 0;
+    lua_Integer v = lua_tointegerx(L, index, &ok);
+    return ok ? (double)v : fallback;
+}
+
+static double clua_raw_length(lua_State *L, int index) {
+    return lua_type(L, index) == LUA_TTABLE ? (double)lua_rawlen(L, index) : 0.0;
+}
+
+static int clua_charged(lua_State *L) {
+    double units = 1;
+    switch ((int)lua_tointeger(L, lua_upvalueindex(2))) {
+    case CLUA_COST_BYTES_1:
+        units += clua_bytes(L, 1) / CLUA_BYTES_PER_UNIT;
+        break;
+    case CLUA_COST_REP: {
+        double n = clua_integer_or(L, 2, 0);
+        if (n > 0) units += n + n * (clua_bytes(L, 1) + clua_bytes(L, 3)) / CLUA_BYTES_PER_UNIT;
+        break;
+    }
+    case CLUA_COST_ARGUMENTS:
+        units += lua_gettop(L);
+        break;
+    case CLUA_COST_LENGTH_1:
+        units += clua_raw_length(L, 1);
+        break;
+    case CLUA_COST_SORT: {
+        double n = clua_raw_length(L, 1);
+        if (n > 1) units += n * log2(n);
+        break;
+    }
+    case CLUA_COST_UNPACK: {
+        double i = clua_integer_or(L, 2, 1), j = clua_integer_or(L, 3, clua_raw_length(L, 1));
+        if (j >= i) units += j - i + 1;
+        break;
+    }
+    case CLUA_COST_MOVE: {
+        double f = clua_integer_or(L, 2, 0), e = clua_integer_or(L, 3, 0);
+        if (e >= f) units += e - f + 1;
+        break;
+    }
+    case CLUA_COST_PACK:
+        for (int i = 1; i <= lua_gettop(L); i++) units += 1 + clua_bytes(L, i) / CLUA_BYTES_PER_UNIT;
+        break;
+    }
+    clua_charge_or_raise(L, units > 9.0e18 ? (int64_t)9.0e18 : (int64_t)units);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
+static const struct { const char *name; int cost; } clua_charged_functions[] = {
+    {"string.upper", CLUA_COST_BYTES_1}, {"string.lower", CLUA_COST_BYTES_1},
+    {"string.reverse", CLUA_COST_BYTES_1}, {"string.byte", CLUA_COST_BYTES_1},
+    {"string.sub", CLUA_COST_BYTES_1}, {"string.len", CLUA_COST_BYTES_1},
+    {"string.rep", CLUA_COST_REP}, {"string.char", CLUA_COST_ARGUMENTS},
+    {"string.pack", CLUA_COST_PACK}, {"string.unpack", CLUA_COST_PACK}, {"string.packsize", CLUA_COST_PACK},
+    {"utf8.char", CLUA_COST_ARGUMENTS}, {"utf8.len", CLUA_COST_BYTES_1},
+    {"utf8.codepoint", CLUA_COST_BYTES_1}, {"utf8.offset", CLUA_COST_BYTES_1},
+    {"utf8.codes", CLUA_COST_BYTES_1},
+    {"table.insert", CLUA_COST_LENGTH_1}, {"table.remove", CLUA_COST_LENGTH_1},
+    {"table.concat", CLUA_COST_LENGTH_1}, {"table.sort", CLUA_COST_SORT},
+    {"table.unpack", CLUA_COST_UNPACK}, {"table.move", CLUA_COST_MOVE},
+    {"tonumber", CLUA_COST_BYTES_1},
+    {NULL, 0},
+};
+
+/* ---------------------------------------------------------------------------------
+** Installing (each needs a C function's address)
+** ------------------------------------------------------------------------------- */
+
+void clua_wrap_top(lua_State *L, const char *which) {
+    for (int i = 0; clua_charged_functions[i].name != NULL; i++) {
+        if (strcmp(which, clua_charged_functions[i].name) == 0) {
+            lua_pushinteger(L, clua_charged_functions[i].cost);
+            lua_pushcclosure(L, clua_charged, 2);
+            return;
+        }
+    }
+    if (strcmp(which, "setmetatable") == 0) lua_pushcclosure(L, clua_setmetatable, 1);
+    else if (strcmp(which, "xpcall") == 0) lua_pushcclosure(L, clua_xpcall, 1);
+    else if (strcmp(which, "coroutine.create") == 0) lua_pushcclosure(L, clua_coroutine_create, 1);
+    else if (strcmp(which, "coroutine.wrap") == 0) lua_pushcclosure(L, clua_coroutine_wrap, 1);
+    else if (strcmp(which, "string.format") == 0) lua_pushcclosure(L, clua_format, 1);
+    else if (strcmp(which, "tostring") == 0) lua_pushcclosure(L, clua_tostring_sandboxed, 1);
+    else if (strncmp(which, "string.", 7) == 0) clua_push_pattern_function(L, which + 7);
+}
+
+/// Whether clua_wrap_top knows `which` (so the sandbox can wrap every library function
+/// it has a guard for, from one list).
+int clua_has_wrapper(const char *which) {
+    for (int i = 0; clua_charged_functions[i].name != NULL; i++)
+        if (strcmp(which, clua_charged_functions[i].name) == 0) return 1;
+    static const char *others[] = {"setmetatable", "xpcall", "coroutine.create", "coroutine.wrap",
+                                   "string.format", "tostring", "string.find", "string.match",
+                                   "string.gmatch", "string.gsub", NULL};
+    for (int i = 0; others[i] != NULL; i++) if (strcmp(which, others[i]) == 0) return 1;
+    return 0;
+}
+
+void clua_push_sandboxed_load(lua_State *L) {
+    lua_pushcclosure(L, clua_load, 2);
+}
+
+void clua_push_sandbox_function(lua_State *L, const char *which) {
+    if (strcmp(which, "pairs") == 0) lua_pushcfunction(L, clua_pairs);
+    else if (strcmp(which, "next") == 0) lua_pushcfunction(L, clua_next);
+    else if (strcmp(which, "collectgarbage") == 0) lua_pushcfunction(L, clua_collectgarbage);
+    else if (strcmp(which, "math.random") == 0) lua_pushcfunction(L, clua_math_random);
+    else if (strcmp(which, "math.randomseed") == 0) lua_pushcfunction(L, clua_math_randomseed);
+    else lua_pushnil(L);
+}
+
+void clua_open_safe_libraries(lua_State *L) {
+    luaL_requiref(L, LUA_GNAME, luaopen_base, 1);
+    luaL_requiref(L, LUA_STRLIBNAME, luaopen_string, 1);
+    luaL_requiref(L, LUA_TABLIBNAME, luaopen_table, 1);
+    luaL_requiref(L, LUA_MATHLIBNAME, luaopen_math, 1);
+    luaL_requiref(L, LUA_UTF8LIBNAME, luaopen_utf8, 1);
+    luaL_requiref(L, LUA_COLIBNAME, luaopen_coroutine, 1);
+    lua_pop(L, 6);
+}

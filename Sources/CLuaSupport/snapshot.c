@@ -1,0 +1,103 @@
+// Why this file: every input is a transaction, so the host copies the tables reachable
+// from `g` before it and restores them in place (references scripts hold stay valid)
+// when it fails, metatables included. Done in C: iteratively, so however deep the
+// tables nest nothing recurses; with raw access only (no metamethod runs); charged to
+// the budget like other C work; and the restore never fails for lack of memory.
+#include "CLuaSupport.h"
+
+/// snapshot(root) -> copies, metatables: copies[t] is a raw copy of every table t
+/// reachable from root through keys and values; metatables[t] is t's metatable.
+static int clua_snapshot(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_settop(L, 1);
+    lua_newtable(L);                        /* 2: copies */
+    lua_newtable(L);                        /* 3: metatables */
+    lua_newtable(L);                        /* 4: work stack of tables to copy */
+    lua_Integer pending = 0;
+    lua_pushvalue(L, 1);
+    lua_rawseti(L, 4, ++pending);
+    lua_pushvalue(L, 1);
+    lua_pushboolean(L, 1);
+    lua_rawset(L, 2);                       /* marks root as seen until its copy exists */
+    int64_t uncharged = 0;
+    while (pending > 0) {
+        lua_rawgeti(L, 4, pending);         /* 5: the table */
+        lua_pushnil(L);
+        lua_rawseti(L, 4, pending--);
+        lua_newtable(L);                    /* 6: its copy */
+        lua_pushvalue(L, 5);
+        lua_pushvalue(L, 6);
+        lua_rawset(L, 2);
+        if (lua_getmetatable(L, 5)) {
+            lua_pushvalue(L, 5);
+            lua_insert(L, -2);
+            lua_rawset(L, 3);
+        }
+        lua_pushnil(L);
+        while (lua_next(L, 5)) {            /* 7: key, 8: value */
+            uncharged++;
+            for (int slot = 7; slot <= 8; slot++) {
+                if (lua_type(L, slot) != LUA_TTABLE) continue;
+                lua_pushvalue(L, slot);
+                if (lua_rawget(L, 2) == LUA_TNIL) {
+                    lua_pushvalue(L, slot);
+                    lua_pushboolean(L, 1);
+                    lua_rawset(L, 2);
+                    lua_pushvalue(L, slot);
+                    lua_rawseti(L, 4, ++pending);
+                }
+                lua_pop(L, 1);
+            }
+            lua_pushvalue(L, 7);
+            lua_insert(L, -2);
+            lua_rawset(L, 6);
+        }
+        lua_settop(L, 4);
+        if (++uncharged >= 4096) { clua_charge_or_raise(L, uncharged); uncharged = 0; }
+    }
+    clua_charge_or_raise(L, uncharged + 1);
+    lua_settop(L, 3);
+    return 2;
+}
+
+/// restore(copies, metatables): puts every copied table back as it was.
+static int clua_restore(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    clua_context *c = clua_ctx(L);
+    int saved = c->enforce_memory;
+    c->enforce_memory = 0;  /* a rollback is never refused half-way */
+    lua_settop(L, 2);
+    lua_pushnil(L);
+    while (lua_next(L, 1)) {                /* 3: original, 4: copy */
+        if (lua_type(L, 4) == LUA_TTABLE) {
+            lua_pushnil(L);                 /* clearing fields during traversal is allowed */
+            while (lua_next(L, 3)) {
+                lua_pop(L, 1);
+                lua_pushvalue(L, -1);
+                lua_pushnil(L);
+                lua_rawset(L, 3);
+            }
+            lua_pushnil(L);
+            while (lua_next(L, 4)) {
+                lua_pushvalue(L, -2);
+                lua_insert(L, -2);
+                lua_rawset(L, 3);
+            }
+            lua_pushvalue(L, 3);
+            if (lua_rawget(L, 2) == LUA_TNIL) {
+                lua_pop(L, 1);
+                lua_pushnil(L);
+            }
+            lua_setmetatable(L, 3);
+        }
+        lua_settop(L, 3);
+    }
+    c->enforce_memory = saved;
+    return 0;
+}
+
+void clua_push_snapshot_functions(lua_State *L) {
+    lua_pushcfunction(L, clua_snapshot);
+    lua_pushcfunction(L, clua_restore);
+}
