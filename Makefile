@@ -1,13 +1,11 @@
 # DiceHost: two commands set up everything on a fresh Debian machine with Swift.
 #   make play   installs Lua 5.4 if missing, builds, plays a shipped game
 #   make test   installs Lua 5.4 if missing, builds, runs every test
-# Note: SwiftPM does not always notice edits to Sources/CLua/shim.h; `make clean-clua`
-# forces the Lua module to rebuild after changing it.
 
 RULES ?= rules/race.lua
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: deps build play test bench clean clean-clua
+.PHONY: deps build play test bench clean
 
 deps:
 	@bash scripts/ensure-deps.sh
@@ -26,9 +24,6 @@ test: deps
 bench: deps
 	swift build -c release $(SWIFT_BUILD_FLAGS)
 	bash bench/run.sh
-
-clean-clua:
-	touch Sources/Lua/*.swift
 
 clean:
 	rm -rf .build

@@ -244,7 +244,7 @@ static void clua_push_identity(lua_State *L, int index) {
     } else {
         lua_pushfstring(L, "%s: builtin", kind);
     }
-    lua_replace(L, top + 1);
+    lua_copy(L, -1, top + 1);
     lua_settop(L, top + 1);
 }
 

@@ -22,7 +22,7 @@ public final class Game {
     /// event log and metrics live outside it and roll back by truncation).
     struct HostState {
         var now = 0
-        var timers: [ScheduledTimer] = []
+        var timers = TimerQueue()
         var nextTimerID = 1
         var led = LEDTimeline()
         var outcome: Outcome?
@@ -198,15 +198,13 @@ public final class Game {
         }
         try transaction(allowWhenOver: true) {
             let target = host.now + milliseconds
-            while !isOver, let next = host.timers.enumerated().min(by: { ($0.element.due, $0.element.id) < ($1.element.due, $1.element.id) }),
-                  next.element.due <= target {
-                host.now = next.element.due
-                var fired = next.element
+            while !isOver, let next = host.timers.first, next.due <= target {
+                host.now = next.due
+                guard var fired = host.timers.popFirst() else { break }
                 if let interval = fired.interval {
-                    fired.due += max(interval, 1)
-                    host.timers[next.offset] = fired
-                } else {
-                    host.timers.remove(at: next.offset)
+                    let (due, overflow) = fired.due.addingReportingOverflow(max(interval, 1))
+                    fired.due = overflow ? Int.max : due
+                    host.timers.append(fired)
                 }
                 do {
                     try lua.charge(Self.timerFiringCost)
@@ -232,8 +230,10 @@ public final class Game {
     func unsettledTimers(_ timer: ScheduledTimer, cause: Error) -> GameError {
         guard case .script(let error)? = cause as? GameError ?? (cause as? LuaError).map(GameError.script),
               error.kind == .instructionBudget else { return cause as? GameError ?? .refused("\(cause)") }
-        let origin = lua.definition(of: timer.callback).map { " (its function is at \($0.file):\($0.line))" } ?? ""
+        let definition = lua.definition(of: timer.callback)
+        let origin = definition.map { " (its function is at \($0.file):\($0.line))" } ?? ""
         var settled = error
+        if settled.file == nil, let definition { (settled.file, settled.line) = (definition.file, definition.line) }
         settled.message = "the timers did not settle: timer \(timer.id)\(origin) was firing at \(host.now) ms of game time"
             + " when the input ran out of its budget; the input was rolled back"
         return .script(settled)

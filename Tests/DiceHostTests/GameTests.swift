@@ -36,7 +36,7 @@ import Testing
         _ = game
         let loop = try makeGame(rules, players: ["Ann"])
         try loop.roll(values: [1])
-        expectGameError("test.lua:2: instruction budget exceeded: the script ran more than 2000000 instructions without returning (an endless loop?)") {
+        expectGameError("test.lua:2: instruction budget exceeded: the input ran more than 2000000 instructions (C work included) without finishing (an endless loop?)") {
             try loop.roll(values: [6])
         }
         #expect(loop.lua.get(loop.state.tableRef!, "n") == .integer(1))

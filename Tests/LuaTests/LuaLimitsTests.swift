@@ -79,9 +79,18 @@ import Testing
     }
 
     @Test func memoryBombByStringRep() throws {
-        let lua = try makeState()
+        let lua = try makeState(budget: nil)
         let error = try #require(expectError(lua, "\nreturn string.rep('x', 1e9)"))
         #expect(error.kind == .memory && error.line == 2, "\(error)")
+        try expectUsable(lua)
+    }
+
+    /// Under a budget the same call is refused before it starts: building a gigabyte
+    /// in C costs more than the whole budget.
+    @Test func stringRepPastTheBudgetIsRefusedUpFront() throws {
+        let lua = try makeState()
+        let error = try #require(expectError(lua, "\nreturn string.rep('x', 1e9)"))
+        #expect(error.kind == .instructionBudget && error.line == 2, "\(error)")
         try expectUsable(lua)
     }
 
@@ -93,7 +102,7 @@ import Testing
     }
 
     @Test func memoryErrorCaughtByScriptLeavesStateSound() throws {
-        let lua = try makeState()
+        let lua = try makeState(budget: nil)
         let results = try lua.run("local ok, e = pcall(string.rep, 'x', 1e9) return ok, e", chunkName: "t.lua")
         #expect(results == [.boolean(false), .string("not enough memory")])
         try expectUsable(lua)

@@ -71,21 +71,21 @@ import Testing
               return s
             end
             """
-        let (lua, loop) = try watchedState(source, budget: 100_000)
+        let (lua, loop) = try watchedState(source, budget: 1_000_000)
         let watchdog = LuaWatchdog(period: 10)
         defer { watchdog.stop() }
         watchdog.watch(lua)
-        // 100 iterations: far inside the budget and its time (25 µs at 4e9/s).
+        // 100 iterations: far inside the budget and its time (250 µs at 4e9/s).
         #expect(try lua.callWatched(loop, [.integer(100)]) == [.integer(Int64((1...100).reduce(0) { $0 + $1 % 7 }))])
-        // Over the budget (400,000+ instructions), and slower than 25 µs on any machine.
+        // Over the budget (4,000,000+ instructions), and slower than 250 µs on any machine.
         do {
-            _ = try lua.callWatched(loop, [.integer(100_000)])
+            _ = try lua.callWatched(loop, [.integer(1_000_000)])
             Issue.record("an over-budget step was not reported")
         } catch let error as LuaError {
             #expect(error.kind == .stalled)
         }
         // Budgeted, the same call fails as the budget says.
-        #expect(throws: LuaError.self) { try lua.call(loop, [.integer(100_000)]) }
+        #expect(throws: LuaError.self) { try lua.call(loop, [.integer(1_000_000)]) }
     }
 
     @Test func unwatchedCallsKeepTheirBudget() throws {

@@ -32,7 +32,7 @@
 /// The most stack slots a Lua thread may grow to by doubling. A `__call` chain grows
 /// the stack one slot per link while shifting every slot (quadratic, in C, where no
 /// hook fires), so it must end long before Lua's own limit of a million slots.
-#define CLUA_MAX_STACK_SLOTS 40000
+#define CLUA_MAX_STACK_SLOTS 20480
 
 typedef int (*clua_dispatch_fn)(lua_State *L, void *function);
 

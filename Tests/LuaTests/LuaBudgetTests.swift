@@ -1,0 +1,236 @@
+import CLuaSupport
+import Foundation
+import Lua
+import Testing
+
+/// One bounded cost per input: a budget, once spent, stays spent in message handlers,
+/// __close handlers and later calls; work done inside C is charged; a __call chain
+/// cannot spin in C. Each case must end in a clear error, in bounded time, with the
+/// state usable afterwards.
+@Suite struct LuaBudgetTests {
+    /// Runs `source`, expecting an error of `kind`, within `seconds` of wall time.
+    func expectStopped(_ source: String, kind: LuaError.Kind = .instructionBudget, budget: Int? = 5_000_000,
+                       seconds: Double = 10, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let lua = try makeState(budget: budget)
+        let clock = ContinuousClock()
+        let started = clock.now
+        let error = expectError(lua, source, sourceLocation: sourceLocation)
+        let elapsed = clock.now - started
+        #expect(error?.kind == kind, "\(String(describing: error))", sourceLocation: sourceLocation)
+        #expect(error?.file == "test.lua", "\(String(describing: error))", sourceLocation: sourceLocation)
+        #expect(elapsed < .seconds(seconds), "took \(elapsed)", sourceLocation: sourceLocation)
+        try expectUsable(lua, sourceLocation: sourceLocation)
+    }
+
+    // MARK: A spent budget stays spent
+
+    @Test(arguments: [
+        // The handler loops after the loop it handles tripped the budget.
+        "xpcall(function() while true do end end, function(e) while true do end end)",
+        // The handler calls the failing function again.
+        "local function f() while true do end end\nxpcall(f, function() f() end)",
+        // Nested handlers, each looping.
+        "xpcall(function() xpcall(function() while true do end end, function() while true do end end) end, function() while true do end end)",
+        // Inside a coroutine.
+        "local co = coroutine.wrap(function() xpcall(function() while true do end end, function() while true do end end) end)\nco()",
+        // The script catches the error and keeps looping with pcall.
+        "while true do pcall(function() while true do end end) end",
+        // The handler is itself heavy C work.
+        "xpcall(function() while true do end end, function() return string.rep('x', 1e7) end)",
+    ])
+    func messageHandlersGetNoFreshBudget(_ source: String) throws {
+        try expectStopped(source)
+    }
+
+    @Test(arguments: [
+        // A __close handler that loops, run while the budget error unwinds.
+        "local guard <close> = setmetatable({}, {__close = function() while true do end end})\nwhile true do end",
+        // Two of them.
+        "local a <close> = setmetatable({}, {__close = function() while true do end end})\nlocal b <close> = setmetatable({}, {__close = function() while true do end end})\nwhile true do end",
+        // Closing a suspended coroutine runs its __close handlers.
+        "local co = coroutine.create(function() local x <close> = setmetatable({}, {__close = function() while true do end end}) coroutine.yield() end)\ncoroutine.resume(co)\nwhile true do end",
+    ])
+    func closeHandlersGetNoFreshBudget(_ source: String) throws {
+        try expectStopped(source)
+    }
+
+    @Test func anInterruptAlsoSkipsMessageHandlers() throws {
+        let lua = try makeState(budget: nil)
+        let handle = lua.interruptHandle
+        let stopper = Thread { usleep(100_000); handle.request() }
+        let clock = ContinuousClock()
+        let started = clock.now
+        lua.limits = LuaLimits(memoryBytes: 16 << 20, instructionBudget: Int.max / 4)
+        stopper.start()
+        let error = expectError(lua, "xpcall(function() while true do end end, function(e) while true do end end)")
+        #expect(error?.kind == .interrupted, "\(String(describing: error))")
+        #expect(clock.now - started < .seconds(10))
+        try expectUsable(lua)
+    }
+
+    // MARK: One budget across many calls
+
+    @Test func callsInsideWithBudgetShareOneBudget() throws {
+        let lua = try makeState(budget: 3_000_000)
+        let spend = try #require(try lua.run("return function() local n = 0 for i = 1, 300000 do n = n + i end return n end",
+                                              chunkName: "spend.lua").first)
+        // Each call alone is well inside the budget ...
+        for _ in 0..<5 { _ = try lua.call(spend) }
+        // ... but five of them in one input are not.
+        var calls = 0
+        #expect(throws: LuaError.self) {
+            try lua.withBudget {
+                for _ in 0..<5 { _ = try lua.call(spend); calls += 1 }
+            }
+        }
+        #expect(calls < 5)
+        try expectUsable(lua)
+    }
+
+    @Test func aSpentBudgetFailsEveryLaterCallOfTheInputAtOnce() throws {
+        let lua = try makeState(budget: 1_000_000)
+        let endless = try #require(try lua.run("return function() while true do end end", chunkName: "endless.lua").first)
+        let quick = try #require(try lua.run("return function() return 1 end", chunkName: "quick.lua").first)
+        var laterError: LuaError?
+        do {
+            try lua.withBudget {
+                _ = try? lua.call(endless)        // swallowed by the host ...
+                do { _ = try lua.call(quick) } catch let error as LuaError { laterError = error; throw error }
+            }
+            Issue.record("the input finished")
+        } catch let error as LuaError {
+            #expect(error.kind == .instructionBudget)
+            #expect(error.file == "endless.lua", "\(error)")
+        }
+        #expect(laterError?.kind == .instructionBudget) // ... but the next call still fails.
+        #expect(try lua.call(quick) == [.integer(1)])  // a new input has a new budget
+    }
+
+    @Test func aBodyThatSwallowsTheErrorStillFails() throws {
+        let lua = try makeState(budget: 1_000_000)
+        let endless = try #require(try lua.run("return function() while true do end end", chunkName: "endless.lua").first)
+        #expect(throws: LuaError.self) {
+            try lua.withBudget { _ = try? lua.call(endless) }
+        }
+    }
+
+    @Test func hostWorkIsChargedToo() throws {
+        let lua = try makeState(budget: 1_000_000)
+        #expect(throws: LuaError.self) {
+            try lua.withBudget { for _ in 0..<1_000 { try lua.charge(10_000) } }
+        }
+        // A host function called in a tight loop costs more than the loop's instructions.
+        lua.register("noop", in: lua.globals) { _ in 0 }
+        let error = expectError(lua, "for i = 1, 1e9 do noop() end")
+        #expect(error?.kind == .instructionBudget)
+    }
+
+    // MARK: Work inside C is charged
+
+    @Test(arguments: [
+        "return string.rep('', 1e15)",                                   // loops in C without allocating
+        "return string.rep('', 1e15, '')",
+        "local s = ('x'):rep(100000) for i = 1, 1e9 do local u = s:upper() end",
+        "local s = ('x'):rep(100000) for i = 1, 1e9 do local u = s:reverse() end",
+        "local t = {} for i = 1, 10000 do t[i] = 'abcdefgh' end for i = 1, 1e9 do local u = table.concat(t) end",
+        "for i = 1, 1e9 do local u = string.format('%99d', i) end",
+        "local t = {} for i = 1, 100000 do t[i] = i end for i = 1, 1e9 do table.insert(t, 1, i) table.remove(t, 1) end",
+        "local t = {} for i = 1, 100000 do t[i] = i end for i = 1, 1e9 do local a = select('#', table.unpack(t, 1, 5000)) end",
+        "local s = ('é'):rep(100000) for i = 1, 1e9 do local n = utf8.len(s) end",
+        "local t = {} for i = 1, 20000 do t['k' .. i] = i end for i = 1, 1e9 do for k in pairs(t) do break end end",
+        "local t = {} for i = 1, 100000 do t[i] = -i end for i = 1, 1e9 do table.sort(t) end",
+        "for i = 1, 1e9 do local f = load(('x = 1\\n'):rep(10000)) end",
+    ])
+    func workInsideCIsCharged(_ source: String) throws {
+        try expectStopped(source, budget: 20_000_000, seconds: 20)
+    }
+
+    @Test(arguments: [
+        // A table whose __call is itself.
+        "local t = setmetatable({}, {})\ngetmetatable(t).__call = t\nreturn t()",
+        // Two tables calling each other.
+        "local a, b = setmetatable({}, {}), setmetatable({}, {})\ngetmetatable(a).__call = b\ngetmetatable(b).__call = a\nreturn a()",
+        // A metatable that is its own __call target through __index games.
+        "local mt = {}\nmt.__call = setmetatable({}, mt)\nreturn mt.__call()",
+    ])
+    func aCallChainEndsAsAStackOverflow(_ source: String) throws {
+        let lua = try makeState(budget: nil)
+        let clock = ContinuousClock()
+        let started = clock.now
+        let error = try #require(expectError(lua, source))
+        #expect(error.kind == .runtime, "\(error)")
+        #expect(error.message.contains("stack overflow"), "\(error)")
+        #expect(clock.now - started < .seconds(15))
+        try expectUsable(lua)
+    }
+
+    @Test func ordinaryRecursionStillWorks() throws {
+        let lua = try makeState(budget: nil)
+        let results = try lua.run("local function f(n) if n == 0 then return 0 end return 1 + f(n - 1) end return f(5000)",
+                                  chunkName: "test.lua")
+        #expect(results == [.integer(5000)])
+    }
+
+    // MARK: Determinism
+
+    @Test func pairsAndNextVisitObjectKeysInCreationOrder() throws {
+        let lua = try makeState()
+        let results = try lua.run("""
+            local set, made = {}, {}
+            for i = 1, 50 do local p = {id = i} made[i] = p set[p] = true end
+            local fn = {}
+            for i = 1, 20 do local f = function() return i end fn[f] = i end
+            local order = {}
+            for p in pairs(set) do order[#order + 1] = p.id end
+            local byNext, k = {}, next(set)
+            while k do byNext[#byNext + 1] = k.id k = next(set, k) end
+            local fns = {}
+            for _, i in pairs(fn) do fns[#fns + 1] = i end
+            return table.concat(order, ","), table.concat(byNext, ","), table.concat(fns, ",")
+            """, chunkName: "test.lua")
+        let ascending = (1...50).map(String.init).joined(separator: ",")
+        #expect(results == [.string(ascending), .string(ascending), .string((1...20).map(String.init).joined(separator: ","))])
+    }
+
+    @Test func nextVisitsStringKeysInTheSameOrderAsPairs() throws {
+        let lua = try makeState()
+        let results = try lua.run("""
+            local t = {}
+            for i = 1, 200 do t["key" .. i] = i end
+            t[3], t[1.5], t[true] = 3, 1.5, true
+            local a, b = {}, {}
+            for k in pairs(t) do a[#a + 1] = tostring(k) end
+            for k in next, t do b[#b + 1] = tostring(k) end
+            -- clearing during a traversal is allowed, as in Lua
+            local n = 0
+            for k in next, t do t[k] = nil n = n + 1 end
+            return table.concat(a, " ") == table.concat(b, " "), a[1], a[2], a[#a], n, next(t)
+            """, chunkName: "test.lua")
+        #expect(results == [.boolean(true), .string("1.5"), .string("3"), .string("true"), .integer(203), .nil])
+    }
+
+    @Test func objectsPrintByCreationNotAddress() throws {
+        let lua = try makeState()
+        let results = try lua.run("""
+            local a, b = {}, {}
+            local sa, sb = tostring(a), tostring(b)
+            return sa:match("^table: 0x%x+$") ~= nil, sa < sb, string.format("%s", a) == sa,
+                   tostring(print):match("^function: ") ~= nil, tostring(math.floor)
+            """, chunkName: "test.lua")
+        #expect(results == [.boolean(true), .boolean(true), .boolean(true), .boolean(true), .string("function: builtin: math.floor")])
+        let error = try #require(expectError(lua, "return string.format('%p', {})"))
+        #expect(error.message.contains("'%p' would show an address"), "\(error)")
+    }
+
+    @Test func theSameScriptPrintsTheSameInTwoStates() throws {
+        let source = """
+            local seen, out = {}, {}
+            for i = 1, 30 do seen[{n = i}] = tostring(i) end
+            for k, v in pairs(seen) do out[#out + 1] = v end
+            return table.concat(out, ","), tostring({})
+            """
+        let first = try makeState().run(source, chunkName: "test.lua")
+        let second = try makeState().run(source, chunkName: "test.lua")
+        #expect(first == second)
+    }
+}
