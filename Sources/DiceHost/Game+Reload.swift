@@ -7,8 +7,9 @@ extension Game {
     /// after the optional `migrate(g)` hook has run. A script that fails to load or
     /// validate leaves the old rules running and throws the error (file and line).
     public func reload() throws {
-        guard let data = FileManager.default.contents(atPath: sourcePath) else {
-            throw GameError.invalidRules("cannot read rule script \(sourcePath)", location: nil)
+        let data: Data
+        do { data = try LuaSourceFile.read(sourcePath, limit: lua.limits.memoryBytes) } catch let problem as LuaSourceFile.Problem {
+            throw GameError.invalidRules("cannot read rule script \(sourcePath): \(problem.reason)", location: nil)
         }
         try reload(source: String(decoding: data, as: UTF8.self))
     }

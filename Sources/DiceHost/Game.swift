@@ -88,8 +88,9 @@ public final class Game {
     /// Loads a rule script and starts a game.
     public convenience init(rulesFile path: String, players: [String], seed: UInt64 = 0,
                             params: [(String, String)] = [], limits: LuaLimits = .default) throws {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw GameError.invalidRules("cannot read rule script \(path)", location: nil)
+        let data: Data
+        do { data = try LuaSourceFile.read(path, limit: limits.memoryBytes) } catch let problem as LuaSourceFile.Problem {
+            throw GameError.invalidRules("cannot read rule script \(path): \(problem.reason)", location: nil)
         }
         try self.init(source: String(decoding: data, as: UTF8.self), path: path, players: players, seed: seed,
                       params: params, limits: limits)

@@ -113,8 +113,15 @@ extension LuaState {
             do { path = try self.modulePath(for: name) } catch let LuaCall.Failure.message(problem) {
                 return call.push([.nil, .string(problem)])
             }
-            guard let data = FileManager.default.contents(atPath: path) else {
+            guard FileManager.default.fileExists(atPath: path) else {
                 return call.push([.nil, .string("module '\(name)' not found: no file '\(path)'")])
+            }
+            guard LuaSourceFile.isInside(path, directory: self.moduleDirectory ?? ".") else {
+                return call.push([.nil, .string("module '\(name)' not found: '\(path)' leads outside the rules' folder")])
+            }
+            let data: Data
+            do { data = try LuaSourceFile.read(path, limit: self.limits.memoryBytes) } catch {
+                return call.push([.nil, .string("module '\(name)': \(error)")])
             }
             let status = data.withUnsafeBytes { raw in
                 self.loadChunk(call.L, UnsafeBufferPointer(start: raw.bindMemory(to: UInt8.self).baseAddress, count: raw.count),

@@ -75,8 +75,9 @@ public final class LuaState {
 
     /// Reads and compiles a script file; its path is the chunk name.
     public func load(file path: String) throws -> LuaRef {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw LuaError(kind: .syntax, message: "cannot read \(path)", file: path)
+        let data: Data
+        do { data = try LuaSourceFile.read(path, limit: limits.memoryBytes) } catch {
+            throw LuaError(kind: .syntax, message: "\(error)", file: path)
         }
         return try data.withUnsafeBytes { raw in
             try loadFunction(UnsafeBufferPointer(start: raw.bindMemory(to: UInt8.self).baseAddress, count: raw.count),

@@ -68,7 +68,7 @@ func writeTemporary(_ text: String, name: String = "script.lua") throws -> Strin
     @Test func aMissingFileExitsThree() throws {
         let result = try runDicehost(["check", "no/such/file.lua"])
         #expect(result.status == 3)
-        #expect(result.stderr == "cannot read rule script no/such/file.lua\n")
+        #expect(result.stderr == "cannot read rule script no/such/file.lua: No such file or directory\n")
     }
 
     @Test func pairsOrderIsTheSameInSeparateProcesses() throws {
