@@ -67,12 +67,7 @@ extension DiceHostCommand.Sim {
                 printError("dicehost: \(error)")
                 throw ExitStatus.usage
             }
-            do {
-                plan.players = try players.map(DiceHostCommand.Play.parsePlayers) ?? DiceHostCommand.Play.defaultPlayers(for: rules, params: plan.params)
-            } catch {
-                printError("\(error)")
-                throw ExitStatus.scriptDoesNotLoad
-            }
+            plan.players = try DiceHostCommand.Play.players(players, rules: rules, params: plan.params)
             if seed == nil && !json { print("seed \(plan.seed)") }
             let first = try simulate(plan, label: compare == nil ? nil : rules)
             guard let compare else {
