@@ -230,7 +230,7 @@ public final class GameSession {
             default:
                 let values = try args.map { arg -> Int in
                     guard let v = Int(arg) else { throw GameError.refused("roll takes numbers, 'tilt' or 'short', got '\(arg)'") }
-                    guard (1...Self.maxRollValue).contains(v) else {
+                    guard (-Self.maxRollValue...Self.maxRollValue).contains(v) else {  // smaller values: the game says which faces exist
                         throw GameError.refused("a rolled value must be from 1 to \(Self.maxRollValue), got '\(arg)'")
                     }
                     return v
