@@ -33,6 +33,8 @@ public final class GameSession {
     /// The history a session keeps (for `undo` and `save`); when full, commands are refused.
     public static let maxSteps = 100_000
     public static let maxHistoryBytes = 16 << 20
+    /// This session's history limit (the defaults above; smaller in tests).
+    public var historyLimit = (steps: GameSession.maxSteps, bytes: GameSession.maxHistoryBytes)
     /// The longest `tick`: one day of game time.
     public static let maxTickMilliseconds = 86_400_000
     /// The largest value `roll V...` takes for one die (exploding dice show more than their sides).
@@ -105,8 +107,8 @@ public final class GameSession {
             return Reply(lines: load(from: arguments[0]).map(GameEvent.oneLine))
         default: break
         }
-        if steps.count >= Self.maxSteps || historyBytes >= Self.maxHistoryBytes {
-            return Reply(lines: ["error: the session's history is full (\(Self.maxSteps) commands or \(Self.maxHistoryBytes >> 20) MiB of output); "
+        if steps.count >= historyLimit.steps || historyBytes >= historyLimit.bytes {
+            return Reply(lines: ["error: the session's history is full (\(historyLimit.steps) commands or \(historyLimit.bytes) bytes); "
                                  + "'save FILE' keeps the game, 'undo' frees a step"])
         }
         let before = game.events.count, generation = game.undoGeneration
@@ -190,6 +192,7 @@ public final class GameSession {
             return ["error: \(error)"]
         }
         let replay = GameSession(game: loaded, files: files.loading(from: real))
+        replay.historyLimit = historyLimit
         replay.loadChain = loadChain + [real]
         for step in saved.steps {
             _ = replay.run(step.input)
