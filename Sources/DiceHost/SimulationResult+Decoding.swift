@@ -26,10 +26,38 @@ extension SimulationResult {
         do {
             result = try decoder.decode(Document.self, from: data).result
         } catch let error as DecodingError {
+            // Foundation on Linux reports a number that does not fit its field as "not
+            // valid JSON" with no field: find the field from the parsed tree.
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
+               let tree = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]),
+               let (field, number) = firstNonInteger(in: tree, path: "") {
+                throw DecodeError(field: field, message: "expected a whole number, got \(number)")
+            }
             throw describe(error)
         }
         try result.validate()
         return result
+    }
+
+    /// The first number in a field that holds a whole number (all but `seconds` and a
+    /// metric's sums and extremes) that is not a whole number an Int or UInt64 can hold.
+    static func firstNonInteger(in value: Any, path: String) -> (String, String)? {
+        if let object = value as? [String: Any] {
+            for (key, child) in object.sorted(by: { $0.key < $1.key }) {
+                let childPath = path.isEmpty ? key : path + "." + key
+                if key == "seconds" || (path.hasPrefix("result.metrics.") && ["sum", "sumOfSquares", "minimum", "maximum"].contains(key)) { continue }
+                if let found = firstNonInteger(in: child, path: childPath) { return found }
+            }
+        } else if let array = value as? [Any] {
+            for (i, child) in array.enumerated() {
+                if let found = firstNonInteger(in: child, path: path + "[\(i)]") { return found }
+            }
+        } else if let number = value as? NSNumber, !(value is Bool) {
+            let d = number.doubleValue
+            let fits = d.isFinite && d == d.rounded() && d >= -9.2e18 && d <= (path.hasSuffix("seed") ? 1.8e19 : 9.2e18)
+            if !fits { return (path, number.stringValue) }
+        }
+        return nil
     }
 
     static func describe(_ error: DecodingError) -> DecodeError {
