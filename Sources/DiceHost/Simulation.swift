@@ -85,7 +85,7 @@ public enum Simulation {
 
     /// The seed of game `index` of a study seeded with `seed` (splitmix64 of both).
     public static func gameSeed(_ seed: UInt64, index: Int) -> UInt64 {
-        var z = seed &+ 0x9E37_79B9_7F4A_7C15 &* (UInt64(index) &+ 1)
+        var z = seed &+ 0x9E37_79B9_7F4A_7C15 &* (UInt64(bitPattern: Int64(index)) &+ 1)
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)

@@ -131,6 +131,7 @@ extension SimulationResult {
             var total = 0
             for (value, count) in tally.counts.sorted(by: { $0.key < $1.key }) {
                 guard value >= 0 else { throw fail("\(field).\(value)", "a game cannot last a negative number of \(field)") }
+                guard value <= Simulation.maxGames else { throw fail("\(field).\(value)", "a game cannot last more than \(Simulation.maxGames) \(field)") }
                 guard (0...games).contains(count) else { throw fail("\(field).\(value)", "must be a count from 0 to \(games), got \(count)") }
                 total += count  // at most games per entry, and fewer entries than 2^23 per MiB of JSON
                 guard total <= games else { break }

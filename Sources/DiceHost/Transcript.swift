@@ -199,6 +199,11 @@ public struct Transcript {
 /// A line diff for a failing test: "-expected", "+actual", " common".
 public func lineDiff(expected: String, actual: String) -> [String] {
     let a = expected.components(separatedBy: "\n"), b = actual.components(separatedBy: "\n")
+    // The table below is a.count × b.count: for huge files show both sides whole instead.
+    let cells = a.count.multipliedReportingOverflow(by: b.count)
+    guard !cells.overflow, cells.partialValue <= 4_000_000 else {
+        return a.map { "- " + $0 } + b.map { "+ " + $0 }
+    }
     var lcs = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)
     for i in stride(from: a.count - 1, through: 0, by: -1) {
         for j in stride(from: b.count - 1, through: 0, by: -1) {

@@ -157,7 +157,7 @@ final class ProgressBar {
     func update(_ done: Int) {
         guard enabled else { return }
         let fraction = Double(done) / Double(total)
-        let width = 30, filled = Int(fraction * Double(width))
+        let width = 30, filled = min(width, max(0, Int(min(1, max(0, fraction)) * Double(width))))
         let elapsed = Date().timeIntervalSince(started)
         let rate = elapsed > 0 ? Double(done) / elapsed : 0
         let left = rate > 0 ? Double(total - done) / rate : 0
@@ -175,6 +175,7 @@ final class ProgressBar {
     }
 
     static func duration(_ seconds: Double) -> String {
-        seconds < 60 ? String(format: "%.0fs", seconds) : String(format: "%dm%02ds", Int(seconds) / 60, Int(seconds) % 60)
+        let seconds = seconds.isFinite ? min(max(seconds, 0), 1e12) : 0  // an estimate: never trap on a wild one
+        return seconds < 60 ? String(format: "%.0fs", seconds) : String(format: "%dm%02ds", Int(seconds) / 60, Int(seconds) % 60)
     }
 }
