@@ -39,7 +39,8 @@ extension HostLimits {
 
 extension Game {
     /// Whether `seat` is one of this game's seats (1-based).
-    func isSeat(_ seat: Int) -> Bool { playerTables.indices.contains(seat - 1) && playerNames.indices.contains(seat - 1) }
+    /// (Compared, not `seat - 1`: the seat may be Int.min.)
+    func isSeat(_ seat: Int) -> Bool { seat >= 1 && seat <= min(playerTables.count, playerNames.count) }
 
     /// The seat of `g.current`, checked: a script may set `g.current` (or its `seat`) to
     /// anything, and the host indexes its players by this number.
@@ -58,7 +59,7 @@ extension Game {
 
     /// A player's name by seat, never trapping on a seat the host did not check.
     func playerName(seat: Int) -> String {
-        playerNames.indices.contains(seat - 1) ? playerNames[seat - 1] : "seat \(seat)"
+        seat >= 1 && seat <= playerNames.count ? playerNames[seat - 1] : "seat \(seat)"
     }
 }
 
@@ -145,7 +146,7 @@ extension Game {
         let limit = lua.limits.memoryBytes
         let heap = lua.memoryUsed, events = eventLog.bytes, metrics = recordedMetrics.bytes
         guard heap + events + metrics + bytes > limit else { return }
-        throw LuaCall.Failure.message("\(function): the game's memory limit of \(Self.mebibytes(limit)) is reached "
+        throw LuaCall.Failure.message("\(function): the game's memory limit of \(Self.mebibytes(limit, whole: true)) is reached "
                                       + "(Lua heap \(Self.mebibytes(heap)), event log \(Self.mebibytes(events)), metrics \(Self.mebibytes(metrics)))")
     }
 
@@ -159,10 +160,10 @@ extension Game {
     /// Host records' bytes and the Lua heap, for tests and front ends.
     public var hostRecordBytes: Int { eventLog.bytes + recordedMetrics.bytes }
 
-    /// "64 MiB", "60.1 MiB".
-    static func mebibytes(_ bytes: Int) -> String {
+    /// "60.1 MiB"; "64 MiB" for a `whole` number of MiB (a limit as it was set).
+    static func mebibytes(_ bytes: Int, whole: Bool = false) -> String {
         let mib = 1 << 20
-        if bytes % mib == 0 { return "\(bytes / mib) MiB" }
+        if whole, bytes % mib == 0 { return "\(bytes / mib) MiB" }
         let tenths = (bytes * 10 + mib / 2) / mib
         return "\(tenths / 10).\(tenths % 10) MiB"
     }

@@ -365,7 +365,7 @@ public final class Game {
     }
 
     func playerValue(_ seat: Int) throws -> LuaValue {
-        guard playerTables.indices.contains(seat - 1) else { throw GameError.refused("no player in seat \(seat)") }
+        guard isSeat(seat) else { throw GameError.refused("no player in seat \(seat)") }
         return playerTables[seat - 1]
     }
 

@@ -40,7 +40,11 @@ extension Game {
                     log(.draw)
                     return 0
                 }
-                let seat = try seatArgument(call, 2)
+                let seat: Int
+                do { seat = try seatArgument(call, 2) } catch LuaCall.Failure.argument(_, let message) {
+                    // Named as the script calls it (g:win(p)), not as the prelude does (host.finish(kind, p)).
+                    throw LuaCall.Failure.message("bad argument #1 to '\(kind)' (\(message))")
+                }
                 let name = playerName(seat: seat)
                 switch kind {
                 case "win":
