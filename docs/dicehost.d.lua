@@ -38,7 +38,7 @@ function Game:draw() end
 ---@param p Player
 function Game:eliminate(p) end
 ---@param metric string
----@param value number
+---@param value number a finite number (NaN and infinities are errors)
 function Game:record(metric, value) end
 ---@param name string
 ---@return Player|nil
@@ -68,7 +68,7 @@ rules = {}
 function rules.extend(base, changes) end
 
 dice = {}
----@param notation string
+---@param notation string NdS with N 1..100, S 2..1000, e.g. "2d6", "4d6kh3", "1d6!+2"
 ---@return Roll
 function dice.roll(notation) end
 ---@param n integer
@@ -90,11 +90,11 @@ function led.set(mask, colour) end
 function led.off(mask) end
 ---@param mask integer
 ---@param colour Colour
----@param options {on: integer?, cycle: integer?, count: integer?, priority: integer?}|nil
+---@param options {on: integer?, cycle: integer?, count: integer?, priority: integer?}|nil on, cycle: 0..60000 ms; count: 1..10000; priority: 0..100
 function led.blink(mask, colour, options) end
 ---@param mask integer
 ---@param colour Colour
----@param ms integer|nil
+---@param ms integer|nil 0..60000 ms (default 500)
 function led.fade(mask, colour, ms) end
 
 ---@class TimerHandle
@@ -102,11 +102,11 @@ local TimerHandle = {}
 function TimerHandle:cancel() end
 
 timer = {}
----@param ms integer
+---@param ms integer 0..86400000 (24 h of game time); at most 1000 timers pending
 ---@param fn fun(g: Game)
 ---@return TimerHandle
 function timer.after(ms, fn) end
----@param ms integer
+---@param ms integer 1..86400000 (24 h of game time); at most 1000 timers pending
 ---@param fn fun(g: Game)
 ---@return TimerHandle
 function timer.every(ms, fn) end

@@ -55,8 +55,8 @@ public final class Game {
     public var transactional = true
 
     var host = HostState()
-    var eventLog: [GameEvent] = []
-    var recordedMetrics: [(String, Double)] = []
+    var eventLog = HostRecords<GameEvent>()
+    var recordedMetrics = HostRecords<(String, Double)>()
     var api: RuntimeAPI
     var rulesTable: LuaRef
     var g: LuaRef
@@ -122,13 +122,13 @@ public final class Game {
 
     // MARK: Reading the game
 
-    public var events: [GameEvent] { eventLog }
+    public var events: [GameEvent] { eventLog.records }
     public var now: Int { host.now }
     public var outcome: Outcome? { host.outcome }
     public var isOver: Bool { host.outcome != nil }
     public var rollCount: Int { host.rolls }
     public var turnCount: Int { host.turns }
-    public var metrics: [(String, Double)] { recordedMetrics }
+    public var metrics: [(String, Double)] { recordedMetrics.records }
     public var led: LEDTimeline { host.led }
 
     /// The player whose turn it is.
@@ -162,7 +162,7 @@ public final class Game {
                 guard values.count == dice.count else {
                     throw GameError.refused("roll needs \(dice.count) value\(dice.count == 1 ? "" : "s") for \(dice), got \(values.count)")
                 }
-                if let bad = values.first(where: { !(1...(dice.exploding ? Int.max : dice.sides)).contains($0) }) {
+                if let bad = values.first(where: { !dice.dieValues.contains($0) }) {
                     throw GameError.refused("a \(dice.sides)-sided die cannot show \(bad)")
                 }
                 roll = Roll(values: values, total: dice.total(of: values))
@@ -198,7 +198,7 @@ public final class Game {
             throw GameError.refused("time can move at most \(Self.maximumAdvance / 3_600_000) h of game time per input, got \(milliseconds) ms")
         }
         try transaction(allowWhenOver: true) {
-            let target = host.now + milliseconds
+            let target = try clockTarget(after: milliseconds)
             while !isOver, let next = host.timers.first, next.due <= target {
                 host.now = next.due
                 guard var fired = host.timers.popFirst() else { break }
@@ -441,7 +441,7 @@ public final class Game {
     }
 
     func playerValue(_ seat: Int) throws -> LuaValue {
-        guard playerTables.indices.contains(seat - 1) else { throw GameError.refused("no player in seat \(seat)") }
+        guard isSeat(seat) else { throw GameError.refused("no player in seat \(seat)") }
         return playerTables[seat - 1]
     }
 
@@ -453,8 +453,7 @@ public final class Game {
             }
             return index + 1
         }
-        guard let seat = lua.get(g, path: "current", "seat").intValue else { throw GameError.refused("no current player") }
-        return seat
+        return try currentSeat()
     }
 
     func validatePlayers() throws {
@@ -488,7 +487,7 @@ public final class Game {
             if recordsEvents { eventLog.append(GameEvent(time: 0, kind: .start(players: playerNames, seed: explicitSeed ?? seed))) }
             try transaction(undoable: false) {
                 try callHook(hooks.setup, [.table(g)])
-                beginFirstTurn(seat: lua.get(g, path: "current", "seat").intValue)
+                try beginFirstTurn(seat: lua.get(g, path: "current", "seat").intValue)
             }
         }
     }
@@ -503,8 +502,10 @@ public final class Game {
 
     /// After setup: unless setup passed the turn or ended the game, the current player
     /// (`seat`, from g.current) begins.
-    func beginFirstTurn(seat: Int?) {
-        if host.pendingTurn == nil, !isOver, let seat { host.pendingTurn = seat }
+    func beginFirstTurn(seat: Int?) throws {
+        guard host.pendingTurn == nil, !isOver, let seat else { return }
+        guard isSeat(seat) else { throw badCurrentSeat(.integer(Int64(seat))) }
+        host.pendingTurn = seat
     }
 }
 

@@ -17,11 +17,13 @@ extension Game {
             }),
             ("say", { [unowned self] call in
                 let text = try call.string(1)
+                try reserveEvent(.say(text), for: "g:say")
                 log(.say(text))
                 return 0
             }),
             ("emit", { [unowned self] call in
                 let name = try call.string(1), data = try call.optionalString(2) ?? ""
+                try reserveEvent(.custom(name: name, data: data), for: "g:emit")
                 log(.custom(name: name, data: data))
                 return 0
             }),
@@ -38,8 +40,12 @@ extension Game {
                     log(.draw)
                     return 0
                 }
-                let seat = try seatArgument(call, 2)
-                let name = playerNames[seat - 1]
+                let seat: Int
+                do { seat = try seatArgument(call, 2) } catch LuaCall.Failure.argument(_, let message) {
+                    // Named as the script calls it (g:win(p)), not as the prelude does (host.finish(kind, p)).
+                    throw LuaCall.Failure.message("bad argument #1 to '\(kind)' (\(message))")
+                }
+                let name = playerName(seat: seat)
                 switch kind {
                 case "win":
                     host.outcome = .win(name)
@@ -49,8 +55,8 @@ extension Game {
                     log(kind == "lose" ? .lose(player: name) : .eliminate(player: name))
                     let remaining = try activeSeats()
                     if remaining.count == 1 {
-                        host.outcome = .win(playerNames[remaining[0] - 1])
-                        log(.win(player: playerNames[remaining[0] - 1]))
+                        host.outcome = .win(playerName(seat: remaining[0]))
+                        log(.win(player: playerName(seat: remaining[0])))
                     } else if remaining.isEmpty {
                         host.outcome = .draw
                         log(.draw)
@@ -59,7 +65,11 @@ extension Game {
                 return 0
             }),
             ("record", { [unowned self] call in
-                recordedMetrics.append((try call.string(1), try call.number(2)))
+                let metric = try call.string(1), value = try call.number(2)
+                // A NaN or an infinity would poison every mean and histogram of a simulation.
+                guard value.isFinite else { throw LuaCall.Failure.argument(2, "value must be a finite number, got \(LuaValue.format(value))") }
+                try reserveHostMemory(MemoryLayout<(String, Double)>.stride + metric.utf8.count + MemoryLayout<Int>.stride, for: "g:record")
+                recordedMetrics.append((metric, value))
                 return 0
             }),
             ("is_over", { [unowned self] call in call.push(.boolean(isOver)) }),
@@ -67,10 +77,12 @@ extension Game {
             // hook passed to (counted and logged), or nil and whether the game is over.
             ("take_turn", { [unowned self] call in
                 guard let seat = host.pendingTurn, !isOver else { return call.push(.nil) + call.push(.boolean(isOver)) }
+                try lua.charge(Self.turnPassCost) // as drainPendingTurns charges a pass
                 host.pendingTurn = nil
+                let player = try playerValue(seat)
                 host.turns += 1
-                log(.turn(player: playerNames[seat - 1]))
-                return call.push(try playerValue(seat))
+                log(.turn(player: playerName(seat: seat)))
+                return call.push(player)
             }),
             // start_game's: the new g and its players, made in Lua.
             ("adopt", { [unowned self] call in
@@ -80,7 +92,7 @@ extension Game {
             // start_game's half of `start`: without a turn pending, the current player's
             // (the seat of g.current, passed in).
             ("first_turn", { [unowned self] call in
-                beginFirstTurn(seat: call.value(1).intValue)
+                try beginFirstTurn(seat: call.value(1).intValue)
                 return 0
             }),
             ("begin_step", { [unowned self] _ in
@@ -88,19 +100,29 @@ extension Game {
                 return 0
             }),
             ("after", { [unowned self] call in
-                let ms = try call.integer(1)
-                guard ms >= 0 else { throw LuaCall.Failure.argument(1, "delay must be >= 0 ms, got \(ms)") }
-                let callback = try call.function(2)
                 let repeating = call.boolean(3)
-                if repeating && ms == 0 { throw LuaCall.Failure.argument(1, "a repeating timer needs a period > 0 ms") }
+                let raw = try call.integer(1)
+                guard raw >= 0 else { throw LuaCall.Failure.argument(1, "delay must be >= 0 ms, got \(raw)") }
+                if repeating && raw == 0 { throw LuaCall.Failure.argument(1, "a repeating timer needs a period > 0 ms") }
+                let ms = try HostLimits.check(raw, in: HostLimits.timerDelay, argument: 1, name: repeating ? "period" : "delay", unit: " ms")
+                let callback = try call.function(2)
+                guard host.timers.count < HostLimits.pendingTimers else {
+                    throw LuaCall.Failure.message("\(repeating ? "timer.every" : "timer.after"): a game may have at most \(HostLimits.pendingTimers) timers pending")
+                }
+                // The clock stays <= HostLimits.maximumTime, so the sum is far from overflow;
+                // a deadline past that bound could never fire anyway.
+                guard host.now <= HostLimits.maximumTime - ms else {
+                    throw LuaCall.Failure.message("\(repeating ? "timer.every" : "timer.after"): the deadline would pass the game clock's end (\(HostLimits.maximumTime) ms)")
+                }
                 let id = host.nextTimerID
                 host.nextTimerID += 1
-                host.timers.append(ScheduledTimer(id: id, due: host.now + Int(ms), interval: repeating ? Int(ms) : nil, callback: callback))
+                host.timers.append(ScheduledTimer(id: id, due: host.now + ms, interval: repeating ? ms : nil, callback: callback))
                 return call.push(Int64(id))
             }),
             ("cancel", { [unowned self] call in
-                let id = Int(try call.integer(1))
-                host.timers.removeAll { $0.id == id }
+                // Any integer is a fine id: one that names no pending timer cancels nothing.
+                let id = try call.integer(1)
+                host.timers.removeAll { Int64($0.id) == id }
                 return 0
             }),
         ]

@@ -312,41 +312,19 @@ public final class GameSession {
         return .string(text)
     }
 
-    /// g.state and each player's fields, keys sorted, nested tables inline.
+    /// g.state and each player's fields, keys sorted, nested tables inline; bounded in
+    /// time and size however big the state is (see `StateRenderer`).
     public func describeState() -> [String] {
-        var lines = ["state: " + render(game.state, depth: 0)]
+        var renderer = StateRenderer(lua: game.lua)
+        var lines = [renderer.line("state: ", game.state)]
         for name in game.playerNames {
-            lines.append("\(name): " + render(game.player(name), depth: 0, skip: ["name", "seat", "last_roll"]))
+            lines.append(renderer.line("\(name): ", game.player(name), skip: ["name", "seat", "last_roll"]))
         }
         return lines
     }
 
     func render(_ value: LuaValue, depth: Int, skip: Set<String> = []) -> String {
-        guard case .table(let t) = value else {
-            if case .string(let s) = value { return depth == 0 ? s : "\"\(s)\"" }
-            return value.description
-        }
-        let lua = game.lua
-        if case .table = lua.get(t, "values"), case .string = lua.get(t, "flag") {
-            return lua.call(tostring: value) // a roll
-        }
-        if case .integer = lua.get(t, "rank"), case .string = lua.get(t, "suit") { return lua.call(tostring: value) }
-        guard depth < 4 else { return "{…}" }
-        let entries = lua.entries(t).filter { if case .string(let k) = $0.key { return !skip.contains(k) } else { return true } }
-        let isArray = entries.enumerated().allSatisfy { $0.element.key == .integer(Int64($0.offset + 1)) }
-        let items = entries.map { entry -> String in
-            let v = render(entry.value, depth: depth + 1)
-            if isArray { return v }
-            if case .string(let k) = entry.key { return "\(k)=\(v)" }
-            return "[\(entry.key)]=\(v)"
-        }
-        return "{" + items.joined(separator: ", ") + "}"
-    }
-}
-
-extension LuaState {
-    /// `tostring(value)` run in the sandbox (used for printable rolls and cards).
-    func call(tostring value: LuaValue) -> String {
-        (try? call(get(globals, "tostring"), [value]).first?.stringValue) ?? value.description
+        var renderer = StateRenderer(lua: game.lua)
+        return renderer.render(value, depth: depth, skip: skip)
     }
 }

@@ -2,8 +2,11 @@
 public struct LEDColor: Equatable, Sendable, CustomStringConvertible {
     public var red: Int, green: Int, blue: Int
 
+    /// Each part is clamped to 0...255 (what a LED can show), so fades and hex forms
+    /// never meet an out-of-range value.
     public init(red: Int, green: Int, blue: Int) {
-        (self.red, self.green, self.blue) = (red, green, blue)
+        func clamp(_ v: Int) -> Int { Swift.min(Swift.max(v, 0), 255) }
+        (self.red, self.green, self.blue) = (clamp(red), clamp(green), clamp(blue))
     }
 
     public static let off = LEDColor(red: 0, green: 0, blue: 0)
@@ -72,11 +75,13 @@ public struct LEDCommand: Equatable, Sendable, CustomStringConvertible {
     public var duration: Int? {
         switch kind {
         case .set, .off, .fade: return nil
-        case .blink(let on, let cycle, let count): return count * Self.period(on: on, cycle: cycle)
+        case .blink(let on, let cycle, let count): return count.saturatingMultiplied(by: Self.period(on: on, cycle: cycle))
         }
     }
 
-    static func period(on: Int, cycle: Int) -> Int { cycle > on ? cycle : on + cycle }
+    /// Scripts' values are range-checked (`HostLimits`), but an app may build any
+    /// command: the arithmetic saturates rather than trap.
+    static func period(on: Int, cycle: Int) -> Int { cycle > on ? cycle : on.saturatingAdded(cycle) }
 
     /// The colour a face shows `elapsed` ms after the command started.
     func color(after elapsed: Int, from previous: LEDColor) -> LEDColor {
@@ -85,11 +90,18 @@ public struct LEDCommand: Equatable, Sendable, CustomStringConvertible {
         case .off: return .off
         case .blink(let on, let cycle, let count):
             let period = Self.period(on: on, cycle: cycle)
-            guard elapsed < count * period else { return .off }
+            guard period > 0, elapsed >= 0, elapsed < count.saturatingMultiplied(by: period) else { return .off }
             return elapsed % period < on ? color : .off
         case .fade(let duration):
             guard duration > 0, elapsed < duration else { return color }
-            func mix(_ a: Int, _ b: Int) -> Int { a + (b - a) * elapsed / duration }
+            guard elapsed > 0 else { return previous }
+            // Parts are 0...255, so only an app's huge duration can overflow the product;
+            // then the float form is exact enough and its result is within ±255.
+            func mix(_ a: Int, _ b: Int) -> Int {
+                let (product, overflow) = (b - a).multipliedReportingOverflow(by: elapsed)
+                if overflow { return a + Int(Double(b - a) * (Double(elapsed) / Double(duration))) }
+                return a + product / duration
+            }
             return LEDColor(red: mix(previous.red, color.red), green: mix(previous.green, color.green), blue: mix(previous.blue, color.blue))
         }
     }
@@ -102,5 +114,19 @@ public struct LEDCommand: Equatable, Sendable, CustomStringConvertible {
             return "blink \(mask) \(color) on=\(on)ms cycle=\(cycle)ms count=\(count) priority=\(priority)"
         case .fade(let duration): return "fade \(mask) \(color) \(duration)ms"
         }
+    }
+}
+
+extension Int {
+    /// `self * other`, or Int.max / Int.min where that overflows.
+    func saturatingMultiplied(by other: Int) -> Int {
+        let (product, overflow) = multipliedReportingOverflow(by: other)
+        return overflow ? ((self < 0) == (other < 0) ? .max : .min) : product
+    }
+
+    /// `self + other`, or Int.max / Int.min where that overflows.
+    func saturatingAdded(_ other: Int) -> Int {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? (other > 0 ? .max : .min) : sum
     }
 }

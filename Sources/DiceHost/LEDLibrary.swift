@@ -20,48 +20,54 @@ extension Game {
                 return call.push(mask)
             }),
             ("set", { [unowned self] call in
-                try apply(LEDCommand(.set, mask: try Self.mask(call, 1), color: try Self.color(call, 2)))
+                try apply(LEDCommand(.set, mask: try Self.mask(call, 1), color: try Self.color(call, 2)), for: "led.set")
             }),
             ("off", { [unowned self] call in
-                try apply(LEDCommand(.off, mask: call.isNil(1) ? .all : try Self.mask(call, 1)))
+                try apply(LEDCommand(.off, mask: call.isNil(1) ? .all : try Self.mask(call, 1)), for: "led.off")
             }),
             ("blink", { [unowned self] call in
                 let options = try call.optionalTable(3)
-                let on = try option(options, "on", default: 100, call: call)
-                let cycle = try option(options, "cycle", default: 200, call: call)
-                let count = try option(options, "count", default: 1, call: call)
-                let priority = try option(options, "priority", default: 0, call: call)
-                guard count >= 1 else { throw LuaCall.Failure.argument(3, "count must be >= 1, got \(count)") }
+                let on = try option(options, "on", default: 100, in: HostLimits.ledMilliseconds, unit: " ms")
+                let cycle = try option(options, "cycle", default: 200, in: HostLimits.ledMilliseconds, unit: " ms")
+                let count = try option(options, "count", default: 1, in: HostLimits.blinkCount)
+                let priority = try option(options, "priority", default: 0, in: HostLimits.ledPriority)
                 return try apply(LEDCommand(.blink(on: on, cycle: cycle, count: count), mask: try Self.mask(call, 1),
-                                            color: try Self.color(call, 2), priority: priority))
+                                            color: try Self.color(call, 2), priority: priority), for: "led.blink")
             }),
             ("fade", { [unowned self] call in
                 let duration: Int
                 if case .table = call.value(3) {
-                    duration = try option(try call.optionalTable(3), "ms", default: 500, call: call)
+                    duration = try option(try call.optionalTable(3), "ms", default: 500, in: HostLimits.ledMilliseconds, unit: " ms")
                 } else {
-                    duration = Int(try call.optionalInteger(3) ?? 500)
-                    guard duration >= 0 else { throw LuaCall.Failure.argument(3, "ms must be >= 0, got \(duration)") }
+                    duration = try HostLimits.check(try call.optionalInteger(3) ?? 500, in: HostLimits.ledMilliseconds, argument: 3, name: "ms", unit: " ms")
                 }
-                return try apply(LEDCommand(.fade(duration: duration), mask: try Self.mask(call, 1), color: try Self.color(call, 2)))
+                return try apply(LEDCommand(.fade(duration: duration), mask: try Self.mask(call, 1), color: try Self.color(call, 2)), for: "led.fade")
             }),
         ]
     }
 
-    func apply(_ command: LEDCommand) throws -> Int {
+    func apply(_ command: LEDCommand, for function: String) throws -> Int {
+        try reserveEvent(.led(command), for: function)
         host.led.apply(command, at: host.now)
         log(.led(command))
         return 0
     }
 
-    func option(_ table: LuaRef?, _ key: String, default value: Int, call: LuaCall) throws -> Int {
+    /// A whole-number field of the options table (argument 3), checked against `range`
+    /// before the host does any arithmetic with it.
+    func option(_ table: LuaRef?, _ key: String, default value: Int, in range: ClosedRange<Int>, unit: String = "") throws -> Int {
         guard let table else { return value }
         switch lua.get(table, .string(key)) {
         case .nil: return value
+        case .integer(let n):
+            return try HostLimits.check(n, in: range, argument: 3, name: key, unit: unit)
+        case .number(let d):
+            guard let n = Int64(exactly: d) else {
+                throw LuaCall.Failure.argument(3, "\(key) must be a whole number\(unit.isEmpty ? "" : " of" + unit), got \(LuaValue.format(d))")
+            }
+            return try HostLimits.check(n, in: range, argument: 3, name: key, unit: unit)
         case let v:
-            guard let n = v.intValue else { throw LuaCall.Failure.argument(3, "\(key) must be a whole number of ms, got \(v.typeName)") }
-            guard n >= 0 else { throw LuaCall.Failure.argument(3, "\(key) must be >= 0, got \(n)") }
-            return n
+            throw LuaCall.Failure.argument(3, "\(key) must be a whole number\(unit.isEmpty ? "" : " of" + unit), got \(v.typeName)")
         }
     }
 
@@ -75,12 +81,17 @@ extension Game {
         switch call.value(index) {
         case .string(let text):
             if let named = LEDColor.named[text.lowercased()] { return named }
-            if text.hasPrefix("#"), text.count == 7, let rgb = Int(text.dropFirst(), radix: 16) {
+            // Only hex digits: Int(_:radix:) would also take a sign ("#-00001" is -1).
+            let hex = text.utf8.dropFirst()
+            if text.utf8.first == UInt8(ascii: "#"), hex.count == 6, hex.allSatisfy({ $0 < 128 && Character(Unicode.Scalar($0)).isHexDigit }),
+               let rgb = Int(String(decoding: hex, as: UTF8.self), radix: 16) {
                 return LEDColor(red: rgb >> 16, green: (rgb >> 8) & 255, blue: rgb & 255)
             }
-            throw LuaCall.Failure.argument(index, "unknown colour '\(text)' (use a name like red, \"#rrggbb\" or {r, g, b})")
+            throw LuaCall.Failure.argument(index, "unknown colour '\(DiceNotation.shortened(text))' (use a name like red, \"#rrggbb\" or {r, g, b})")
         case .table(let t):
-            let parts = call.state.array(t).compactMap(\.intValue)
+            // The length first: a huge table is refused without reading it.
+            let state = call.state
+            let parts = state.length(t) == 3 ? state.array(t).compactMap(\.intValue) : []
             guard parts.count == 3, parts.allSatisfy({ (0...255).contains($0) }) else {
                 throw LuaCall.Failure.argument(index, "colour must be {r, g, b} with each 0..255")
             }

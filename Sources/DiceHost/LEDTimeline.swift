@@ -17,7 +17,7 @@ public struct LEDTimeline: Equatable, Sendable {
         var taken = 0
         for face in command.mask.faces {
             if let running = faces[face - 1].last, let duration = running.command.duration,
-               now < running.start + duration, running.command.priority > command.priority {
+               now < running.start.saturatingAdded(duration), running.command.priority > command.priority {
                 continue
             }
             faces[face - 1].append(Entry(start: now, command: command))

@@ -11,7 +11,7 @@ public struct Roll: Equatable, Sendable, CustomStringConvertible {
 
     public init(values: [Int], total: Int? = nil, flag: Flag = .ok) {
         self.values = values
-        self.total = total ?? values.reduce(0, +)
+        self.total = total ?? values.reduce(0) { $0.saturatingAdded($1) } // an app may pass any values
         self.flag = flag
     }
 

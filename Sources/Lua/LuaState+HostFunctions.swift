@@ -36,6 +36,8 @@ final class HostFunction {
                 state.push(value, on: thread)
                 return CLUA_RAISE
             }
+        } catch let error as LuaError where state.budgetSpent && [.instructionBudget, .interrupted].contains(error.kind) {
+            return CLUA_RAISE_BUDGET // raised as the hook raises it, at the script's line
         } catch let error as LuaError {
             state.pushString(error.description, on: thread)
             return CLUA_RAISE

@@ -96,7 +96,7 @@ import Testing
         expectGameError("test.lua:11: bad argument #2 to 'set' (unknown colour 'mauve' (use a name like red, \"#rrggbb\" or {r, g, b}))") {
             try game.act("colour", arguments: ["mauve"])
         }
-        expectGameError("test.lua:12: bad argument #3 to 'blink' (on must be >= 0, got -1)") { try game.act("period") }
+        expectGameError("test.lua:12: bad argument #3 to 'blink' (on must be 0..60000 ms, got -1)") { try game.act("period") }
         try game.act("colour", arguments: ["#ff8000"])
         #expect(game.led.color(face: 1, at: game.now) == LEDColor(red: 255, green: 128, blue: 0))
     }
