@@ -65,6 +65,8 @@ extension SimulationResult {
             keys.reduce("") { text, key in key.intValue.map { text + "[\($0)]" } ?? (text.isEmpty ? key.stringValue : text + "." + key.stringValue) }
         }
         switch error {
+        case let .keyNotFound(key, context) where context.codingPath.isEmpty:
+            return DecodeError(field: "", message: "not a simulation result: '\(key.stringValue)' is missing")
         case let .keyNotFound(key, context): return DecodeError(field: path(context.codingPath + [key]), message: "is missing")
         case let .valueNotFound(type, context): return DecodeError(field: path(context.codingPath), message: "is null, expected \(expected(type))")
         case let .typeMismatch(type, context): return DecodeError(field: path(context.codingPath), message: "expected \(expected(type))")

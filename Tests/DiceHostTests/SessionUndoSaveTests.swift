@@ -84,7 +84,7 @@ import Testing
         let reply = session.run("load /nonexistent/game.txt").lines
         #expect(reply.count == 1 && reply[0].hasPrefix("error: "))
         #expect(session.game.lua.get(session.game.state.tableRef!, "point") == .integer(4))
-        #expect(session.run("save").lines == ["error: usage: save FILE"])
+        #expect(session.run("save").lines == ["error: usage: save FILE [--force]"])
     }
 
     @Test func tabCompletionOffersCommandsActionsAndPlayers() throws {

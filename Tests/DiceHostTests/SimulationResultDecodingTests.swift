@@ -95,7 +95,7 @@ import Testing
 
     @Test func notJSONOrTheWrongShapeIsAClearError() {
         #expect(throws: SimulationResult.DecodeError.self) { try SimulationResult.decode(json: Data("{".utf8)) }
-        #expect(throws: SimulationResult.DecodeError(field: "result", message: "is missing")) { try SimulationResult.decode(json: Data("{}".utf8)) }
+        #expect(throws: SimulationResult.DecodeError(field: "", message: "not a simulation result: 'result' is missing")) { try SimulationResult.decode(json: Data("{}".utf8)) }
         #expect(throws: SimulationResult.DecodeError(field: "", message: "the file is larger than 64 MiB")) {
             try SimulationResult.decode(json: Data(count: (64 << 20) + 1))
         }
