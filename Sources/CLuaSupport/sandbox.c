@@ -13,7 +13,6 @@ int clua_pairs(lua_State *L);
 int clua_next(lua_State *L);
 int clua_tostring_sandboxed(lua_State *L);
 int clua_format(lua_State *L);
-void clua_push_pattern_function(lua_State *L, const char *which);
 
 /* ---------------------------------------------------------------------------------
 ** Guards

@@ -142,6 +142,12 @@ int clua_has_wrapper(const char *which);
 /// and printing can use names where a light C function has no serial.
 void clua_name_functions(lua_State *L, int table);
 
+/* pattern.c: string.find, match, gmatch and gsub with Lua 5.4's semantics, on a matcher
+   (pattern_match.c) that charges every step to the budget, so no pattern can stall */
+/// Replaces the original string.<which> on top of the stack ("find", "match", "gmatch",
+/// "gsub") with DiceHost's own; leaves any other function as it is.
+void clua_push_pattern_function(lua_State *L, const char *which);
+
 /* snapshot.c: copies of the tables reachable from a root, and their restoration */
 /// Pushes snapshot(root) -> copies, metatables and restore(copies, metatables).
 void clua_push_snapshot_functions(lua_State *L);
