@@ -194,9 +194,6 @@ public final class Game {
     /// the order they were set).
     public func advance(by milliseconds: Int) throws {
         guard milliseconds >= 0 else { throw GameError.refused("time cannot go backwards (\(milliseconds) ms)") }
-        guard milliseconds <= Self.maximumAdvance, host.now <= Int.max - milliseconds else {
-            throw GameError.refused("time can move at most \(Self.maximumAdvance / 3_600_000) h of game time per input, got \(milliseconds) ms")
-        }
         try transaction(allowWhenOver: true) {
             let target = try clockTarget(after: milliseconds)
             while !isOver, let next = host.timers.first, next.due <= target {
@@ -224,8 +221,6 @@ public final class Game {
     static let timerFiringCost = 500
     /// Host work one turn pass is charged (the turn hook's own instructions count too).
     static let turnPassCost = 500
-    /// The most game time one input may move the clock: a day.
-    public static let maximumAdvance = 24 * 3_600_000
 
     /// The error of a tick whose timers kept firing until its budget ran out.
     func unsettledTimers(_ timer: ScheduledTimer, cause: Error) -> GameError {
