@@ -267,9 +267,8 @@ int clua_tostring_sandboxed(lua_State *L) {
         clua_push_identity(L, 1);
         return 1;
     }
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, 1, 1);
+    /* What the real tostring does, without a call frame (numbers in hot loops). */
+    luaL_tolstring(L, 1, NULL);
     return 1;
 }
 

@@ -110,7 +110,10 @@ public final class Game {
         rulesTable = lua.newTable()
         g = lua.newTable()
         rules = RuleSet(name: "", minPlayers: 1, maxPlayers: 1, dice: try DiceNotation("1d6"), params: [], actions: [], hooks: [], location: path)
-        lua.output = { [unowned self] text in self.log(.say(text)) }
+        lua.output = { [unowned self] text in
+            try self.reserveEvent(.say(text), for: "print")
+            self.log(.say(text))
+        }
         api = try installLibraries()
         (rules, rulesTable) = try withInputBudget { try loadRules(source: source) }
         declared.removeAll()

@@ -22,7 +22,7 @@ extension Game {
         let hostTable = lua.makeTable(fields: (gameFunctions() + diceFunctions()).map {
             ($0.0, lua.function(cost: plumbing.contains($0.0) ? 0 : LuaState.hostCallCost, $0.1))
         }
-                                      + [("turn_pass_limit", .integer(Int64(Self.turnPassLimit)))])
+                                      + [("turn_pass_limit", .integer(Int64(Self.turnPassLimit))), ("raw_next", lua.rawNext)])
         let chunk = try lua.load(RuntimePrelude.source, chunkName: RuntimePrelude.chunkName)
         guard let exports = try lua.call(.function(chunk), [.table(hostTable)], budget: .some(nil)).first?.tableRef else {
             throw GameError.refused("the runtime prelude returned nothing")

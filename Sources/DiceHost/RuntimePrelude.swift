@@ -8,6 +8,9 @@ enum RuntimePrelude {
     local host = ...
     local format, concat, select, type, tostring, next, setmetatable, rawget, random, integer_type =
       string.format, table.concat, select, type, tostring, next, setmetatable, rawget, math.random, math.type
+    -- Whole-table copies use Lua's own next: the order cannot show in a copy, and the
+    -- sandbox's ordered next sorts the keys each time.
+    local raw_next = host.raw_next
     local quiet = false
 
     -- g: the game, passed to every hook. Data lives in its fields; methods here.
@@ -93,14 +96,14 @@ enum RuntimePrelude {
     function rules.extend(base, changes)
       if type(base) ~= "table" then error("bad argument #1 to 'extend' (rule table expected, got " .. type(base) .. ")", 2) end
       local variant = {}
-      for k, v in next, base do variant[k] = v end
+      for k, v in raw_next, base do variant[k] = v end
       local params = {}
-      for k, v in next, base.params or {} do params[k] = v end
-      for k, v in next, (changes or {}).params or {} do params[k] = v end
+      for k, v in raw_next, base.params or {} do params[k] = v end
+      for k, v in raw_next, (changes or {}).params or {} do params[k] = v end
       local actions = {}
-      for k, v in next, base.actions or {} do actions[k] = v end
+      for k, v in raw_next, base.actions or {} do actions[k] = v end
       variant.actions = actions
-      for k, v in next, changes or {} do if k ~= "params" then variant[k] = v end end
+      for k, v in raw_next, changes or {} do if k ~= "params" then variant[k] = v end end
       variant.params = params
       variant.base = base
       return host.declare(variant)
@@ -146,7 +149,7 @@ enum RuntimePrelude {
       local players = {}
       for i = 1, #names do players[i] = {name = names[i], seat = i, eliminated = false} end
       local copy = {}
-      for k, v in next, params do copy[k] = v end
+      for k, v in raw_next, params do copy[k] = v end
       return setmetatable({players = players, state = {}, params = copy, now = 0, current = players[1]}, G), players
     end
 

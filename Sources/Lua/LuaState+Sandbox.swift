@@ -26,6 +26,8 @@ extension LuaState {
         for name in Self.baseFunctions { copyField(name, from: real, to: env) }
         lua_getfield(L, real, "tostring")
         rawToStringReference = clua_ref(L)
+        lua_getfield(L, real, "next")
+        rawNextReference = clua_ref(L)
         for name in ["setmetatable", "xpcall", "tostring", "tonumber"] where clua_has_wrapper(name) != 0 {
             lua_getfield(L, real, name)
             clua_wrap_top(L, name)
@@ -104,7 +106,7 @@ extension LuaState {
     /// locals keep its helpers out of the scripts' reach.
     private func installPrelude() throws {
         let write = function { [unowned self] call in
-            self.output(try call.string(1))
+            try self.output(try call.string(1))
             return 0
         }
         let loadModule = function { [unowned self] call in

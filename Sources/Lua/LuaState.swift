@@ -19,6 +19,7 @@ public final class LuaState {
     var sandboxReference: Int32 = LUA_NOREF
     var loadedModulesReference: Int32 = LUA_NOREF
     var rawToStringReference: Int32 = LUA_NOREF
+    var rawNextReference: Int32 = LUA_NOREF
 
     /// Where `require` looks for modules: the folder of the script loaded first.
     public var moduleDirectory: String?
@@ -29,8 +30,10 @@ public final class LuaState {
     public internal(set) var loadedModulePaths: [String] = []
     /// The thread a `LuaWatchdog` watches this state's `callWatched` calls on.
     var watchingThread: pthread_t?
-    /// Receives what scripts `print`; by default it goes to standard output.
-    public var output: (String) -> Void = { print($0) }
+    /// Receives what scripts `print`; by default it goes to standard output. It may
+    /// throw (a host that keeps what is printed refuses past its memory limit): the
+    /// error is raised in the script at the `print`.
+    public var output: (String) throws -> Void = { print($0) }
 
     /// The resources this state may use; changing them applies from the next call.
     public var limits: LuaLimits {
@@ -233,6 +236,14 @@ public final class LuaState {
             return nil
         }
         return (fullChunkName(String(cString: source + 1)), Int(ar.linedefined))
+    }
+
+    /// Lua's own `next`, in hash order, for the host's Lua code that copies tables whole
+    /// (where the order cannot show): a fraction of the sandbox's ordered `next`'s cost.
+    public var rawNext: LuaValue {
+        clua_getref(L, rawNextReference)
+        defer { clua_pop(L, 1) }
+        return value(at: -1)
     }
 
     // MARK: Memory

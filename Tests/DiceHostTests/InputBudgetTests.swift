@@ -229,4 +229,18 @@ import Testing
         #expect(end - start < 64 << 10, "grew from \(start) to \(end) bytes over 1000 reloads")
         try game.roll(values: [2])
     }
+
+    /// What `print` writes is kept in the game's log, so it counts against the game's
+    /// memory limit like `g:say`, and a print loop fails the input instead of growing.
+    @Test func aPrintLoopStopsAtTheGamesMemoryLimit() throws {
+        let source = """
+            local r = rules { name = "Chatty", players = {1, 2} }
+            function r.roll(g, p, roll) end
+            r.actions = { chat = function(g, p) local line = ("x"):rep(1000) while true do print(line) end end }
+            return r
+            """
+        let game = try Game(source: source, path: "chatty.lua", players: ["Ann"], seed: 1,
+                            limits: LuaLimits(memoryBytes: 4 << 20, instructionBudget: 100_000_000))
+        try expectRefused(game, containing: "print: the game's memory limit of 4 MiB is reached") { try game.act("chat") }
+    }
 }
