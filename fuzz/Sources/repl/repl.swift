@@ -77,7 +77,7 @@ final class Harness {
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let rules = directory + "/table.lua"
         scratch = directory + "/saved.txt"
-        FileManager.default.createFile(atPath: rules, contents: Data(ruleSource.utf8))
+        _ = FileManager.default.createFile(atPath: rules, contents: Data(ruleSource.utf8))
         do {
             game = try Game(source: ruleSource, path: rules, players: ["Ann", "Bob", "Cy"], seed: 7,
                             limits: LuaLimits(memoryBytes: 8 << 20, instructionBudget: 1_000_000))
