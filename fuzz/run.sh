@@ -6,6 +6,8 @@
 #   fuzz/run.sh crashes [TARGET...]  replay the saved reproducers in fuzz/crashes/
 # Exit status 1 when a target crashed (its reproducer is in fuzz/crashes/TARGET/).
 set -u
+# libFuzzer, not the Swift runtime's backtracer, must catch a trap: it saves the input.
+export SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=no}
 cd "$(dirname "$0")"
 mode=${1:-fuzz}; shift || true
 targets=("$@")
@@ -22,7 +24,8 @@ for t in "${targets[@]}"; do
     fuzz)
         mkdir -p "$scratch/$t" "crashes/$t"
         # New inputs go to the first folder (scratch); the kept corpus is only read.
-        "$exe" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \
+        dict=; [ -f "dict/$t.dict" ] && dict="-dict=dict/$t.dict"
+        "$exe" -max_total_time="$seconds" $dict -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \
             -artifact_prefix="crashes/$t/" ${FUZZ_FLAGS:-} "$scratch/$t" "corpus/$t" >"$log" 2>&1
         status=$?
         runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
