@@ -51,6 +51,11 @@ let statements: [String] = [
     "led.blink(A, B, C)", "led.blink(A, B, {on = C, cycle = D, count = A, priority = B})", "led.fade(A, B, C)",
     "led.set(led.face(A), B)", "led.blink(led.ALL, 'red', {on = A, cycle = B, count = C, priority = D})",
     "led.fade(led.ALL, B, A)", "led.ALL = A", "led.set(63, {A, B, C})",
+    "led.blink(M, K, {on = N, cycle = N, count = N, priority = N})", "led.blink(M, K, {on = N, cycle = 100, count = 2})",
+    "led.blink(M, K, {on = 100, cycle = N, count = N})", "led.blink(M, K, {count = N, priority = N})", "led.fade(M, K, N)",
+    "led.set(M, K)", "led.off(M)", "led.set(M, {N, 0, 0})", "led.face(N)", "dice.glyph(N)", "math.random(N, N)",
+    "stash.handle = timer.after(N, function(g) led.set(M, K) end)", "timer.every(N, function(g) g:next_turn() end)",
+    "g:record('n', N)", "g.state.n = N", "r.total = N", "p.seat = N",
     "stash.handle = timer.after(A, F)", "stash.handle = timer.every(A, F)", "timer.after(A, B)", "timer.every(A, B)",
     "stash.handle:cancel()", "A:cancel()", "stash.handle.cancel(A)", "getmetatable(stash.handle)",
     "stash.handle = timer.every(A, function(g) g:say('tick %s', tostring(g.now)) end)",
@@ -146,7 +151,13 @@ struct Script {
             let after: Character = i + 1 == template.count ? " " : template[i + 1]
             let standalone = !(before.isLetter || before.isNumber || before == "_" || before == "." || before == "'")
                 && !(after.isLetter || after.isNumber || after == "_")
-            if standalone, "ABCD".contains(c) { text += value() } else if standalone, c == "F" { text += function() } else { text.append(c) }
+            if standalone, "ABCD".contains(c) { text += value() }
+            else if standalone, c == "N" {
+                text += input.bool() ? input.pick(["math.maxinteger", "math.mininteger", "-1", "0", "1", "(1 << 62)", "(1 << 31)",
+                                                    "(0/0)", "1e308", "(math.maxinteger // 2)", "100"]) : value()
+            }
+            else if standalone, c == "M" { text += input.bool() ? input.pick(["1", "63", "led.ALL", "led.face(3)", "0"]) : value() }
+            else if standalone, c == "K" { text += input.bool() ? input.pick(["'red'", "'green'", "'#ff00ff'", "{1, 2, 3}"]) : value() } else if standalone, c == "F" { text += function() } else { text.append(c) }
         }
         return wrappers[input.below(wrappers.count)](text)
     }
@@ -214,6 +225,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         } catch {
             failed = true
         }
+        // What the die shows now and later (the REPL's `led`, a front end's animation).
+        for t in [game.now, game.now &+ 1, game.now &+ 1000] { _ = game.led.colors(at: t) }
         if failed {
             let after = (game.events.count, game.now, game.currentPlayer, game.isOver, state())
             fuzzCheck(after.0 == before.0 && after.1 == before.1 && after.2 == before.2 && after.3 == before.3,
