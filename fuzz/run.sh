@@ -25,13 +25,14 @@ for t in "${targets[@]}"; do
         mkdir -p "$scratch/$t" "crashes/$t"
         # New inputs go to the first folder (scratch); the kept corpus is only read.
         dict=; [ -f "dict/$t.dict" ] && dict="-dict=dict/$t.dict"
-        "$exe" -max_total_time="$seconds" $dict -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \
+        "$exe" -max_total_time="$seconds" $dict -timeout=10 -rss_limit_mb=4096 -detect_leaks=0 -print_final_stats=1 \
             -artifact_prefix="crashes/$t/" ${FUZZ_FLAGS:-} "$scratch/$t" "corpus/$t" >"$log" 2>&1
         status=$?
         runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
         ;;
     smoke)
-        "$exe" -runs=0 -timeout=10 "corpus/$t" >"$log" 2>&1
+        mkdir -p "$scratch"
+        "$exe" -runs=0 -timeout=10 -detect_leaks=0 -artifact_prefix="$scratch/smoke-$t-" "corpus/$t" >"$log" 2>&1
         status=$?
         runs=$(ls "corpus/$t" | wc -l)
         ;;
@@ -41,7 +42,7 @@ for t in "${targets[@]}"; do
         status=0; runs=0
         for f in $files; do
             runs=$((runs + 1))
-            if ! "$exe" -timeout=10 "$f" >"$log.one" 2>&1; then
+            if ! "$exe" -timeout=10 -detect_leaks=0 "$f" >"$log.one" 2>&1; then
                 status=1; echo "fuzz-$t: still crashes: $f"; grep -m1 -E "Fatal error|ERROR:|invariant" "$log.one" | sed 's/^/    /'
             fi
         done

@@ -59,8 +59,9 @@ t.actions = {
   tie = function(g, p) g:draw() end,
   score = function(g, p, v) g:record("score", v) end,
   boom = function(g, p) error("boom") end,
-  spin = function(g, p) while true do end end,
-  hog = function(g, p) local t = {} for i = 1, 1e9 do t[i] = i end end,
+  -- Bounded, so they trip the 1M-instruction, 8 MiB game but end soon in a game `load` made (default limits).
+  spin = function(g, p) for i = 1, 5e6 do end end,
+  hog = function(g, p) local t = {} for i = 1, 2e6 do t[i] = i end end,
 }
 function t.bot(g, p) return "roll" end
 function t.status(g) return string.format("pot %d", g.state.pot) end
