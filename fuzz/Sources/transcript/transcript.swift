@@ -12,6 +12,12 @@ func same(_ a: Transcript, _ b: Transcript) -> Bool {
         && a.steps.map(\.expected) == b.steps.map(\.expected)
 }
 
+/// The fields, escaped (a fatalError message ends at the first NUL).
+func describe(_ t: Transcript) -> String {
+    [String(reflecting: t.header), String(reflecting: t.startExpected), String(reflecting: t.trailingComments)]
+        .joined(separator: "\n") + "\n" + t.steps.map { String(reflecting: ($0.comments, $0.input, $0.expected)) }.joined(separator: "\n")
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
@@ -23,10 +29,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let printed = transcript.text
     let again: Transcript
     do { again = try Transcript(text: printed, path: path) } catch {
-        fuzzCheck(false, "the printed transcript does not parse: \(error)\n--- input\n\(text)\n--- printed\n\(printed)")
+        fuzzCheck(false, "the printed transcript does not parse: \(error)\n\(String(reflecting: printed))")
         return 0
     }
-    fuzzCheck(same(transcript, again), "the printed transcript parses differently:\n--- input\n\(text)\n--- printed\n\(printed)")
-    fuzzCheck(again.text == printed, "printing is not a fixed point:\n--- printed\n\(printed)\n--- again\n\(again.text)")
+    fuzzCheck(same(transcript, again), "the printed transcript parses differently:\n\(describe(transcript))\n--- parsed again\n\(describe(again))")
+    fuzzCheck(again.text == printed, "printing is not a fixed point:\n\(String(reflecting: printed))\n\(String(reflecting: again.text))")
     return 0
 }
