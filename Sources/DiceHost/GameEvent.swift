@@ -26,7 +26,10 @@ public struct GameEvent: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// The stable text form tests compare: "turn Ann", "roll Ann ⚂ ⚄ = 8", …
-    public var description: String {
+    /// Always one line: text from a script cannot forge a transcript line (see `oneLine`).
+    public var description: String { Self.oneLine(text) }
+
+    private var text: String {
         switch kind {
         case .start(let players, let seed): return "start \(players.joined(separator: ",")) seed=\(seed)"
         case .turn(let p): return "turn \(p)"
@@ -41,6 +44,29 @@ public struct GameEvent: Equatable, Sendable, CustomStringConvertible {
         case .reload(let text): return "reload \(text)"
         case .error(let text): return "error \(text)"
         }
+    }
+
+    /// `text` with every line break and control character escaped, so it prints as one
+    /// line: "\n" reads `\n`, "\r" `\r`, "\t" `\t`, others `\u{1B}` (C0, DEL, C1 and the
+    /// Unicode line and paragraph separators). Other text, backslashes included, is unchanged.
+    public static func oneLine(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where needsEscape(scalar): out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        let v = scalar.value
+        return v < 0x20 || (0x7F...0x9F).contains(v) || v == 0x2028 || v == 0x2029
     }
 
     /// "[1500ms] turn Ann".

@@ -15,17 +15,43 @@ public final class GameSession {
     /// What the game printed when it started, and every command since with its output:
     /// what `save` writes (a transcript, so a saved game is also a rule test).
     public private(set) var startLines: [String]
-    public private(set) var steps: [Step] = []
+    public private(set) var steps: [Step] = [] {
+        didSet { if steps.count != oldValue.count + 1 { historyBytes = steps.reduce(0) { $0 + $1.bytes } } }
+    }
+    /// The bytes `steps` hold (inputs and outputs), kept under `maxHistoryBytes`.
+    public private(set) var historyBytes = 0
+    /// Where `save` and `load` may write and read.
+    public var files: FileScope
+    /// The real paths of the transcripts being loaded around this session (outermost
+    /// first): a `load` of one of them again is a cycle.
+    var loadChain: [String] = []
+    /// A `load` refused for a cycle or the depth limit: it fails every load around it too.
+    var loadFailure: String?
+
+    /// The longest command line taken (longer is an error, not a crash or a hang).
+    public static let maxLineBytes = 65_536
+    /// The history a session keeps (for `undo` and `save`); when full, commands are refused.
+    public static let maxSteps = 100_000
+    public static let maxHistoryBytes = 16 << 20
+    /// This session's history limit (the defaults above; smaller in tests).
+    public var historyLimit = (steps: GameSession.maxSteps, bytes: GameSession.maxHistoryBytes)
+    /// The longest `tick`: one day of game time.
+    public static let maxTickMilliseconds = 86_400_000
+    /// The largest value `roll V...` takes for one die (exploding dice show more than their sides).
+    public static let maxRollValue = 1_000_000
 
     public struct Step {
         public var input: String
         public var output: [String]
         /// Whether the command changed the game (so `undo` takes it back).
         public var changedGame: Bool
+
+        var bytes: Int { output.reduce(input.utf8.count) { $0 + $1.utf8.count + 1 } }
     }
 
-    public init(game: Game) {
+    public init(game: Game, files: FileScope = .workingDirectory) {
         self.game = game
+        self.files = files
         startLines = game.events.dropFirst().map(\.description)
     }
 
@@ -45,7 +71,7 @@ public final class GameSession {
         ("led", "what each face shows now"),
         ("restart", "start a new game with the same players"),
         ("undo", "take back the last roll, action, tick or restart"),
-        ("save FILE", "save the game as its seed and inputs (a transcript: also a rule test)"),
+        ("save FILE [--force]", "save the game as its seed and inputs (a transcript: also a rule test)"),
         ("load FILE", "replay a saved game and continue it"),
         ("reload", "reload the rules file, keeping the game in progress"),
         ("help [COMMAND]", "list the commands, or explain one"),
@@ -63,16 +89,27 @@ public final class GameSession {
 
     /// Runs one command line.
     public func run(_ line: String) -> Reply {
+        guard line.utf8.count <= Self.maxLineBytes else {
+            return Reply(lines: ["error: the line is longer than \(Self.maxLineBytes) bytes, the most a command may have"])
+        }
         let words = line.split(whereSeparator: \.isWhitespace).map(String.init)
         guard let command = words.first, !command.hasPrefix("#") else { return Reply(lines: []) }
         if command == "quit" || command == "exit" { return Reply(lines: [], quit: true) }
         let arguments = Array(words.dropFirst())
         switch command {
         case "undo": return Reply(lines: undo())
-        case "save", "load":
-            guard arguments.count == 1 else { return Reply(lines: ["error: usage: \(command) FILE"]) }
-            return Reply(lines: command == "save" ? save(to: arguments[0]) : load(from: arguments[0]))
+        case "save":
+            let force = arguments.count == 2 && arguments[1] == "--force"
+            guard arguments.count == 1 || force else { return Reply(lines: ["error: usage: save FILE [--force]"]) }
+            return Reply(lines: save(to: arguments[0], force: force).map(GameEvent.oneLine))
+        case "load":
+            guard arguments.count == 1 else { return Reply(lines: ["error: usage: load FILE"]) }
+            return Reply(lines: load(from: arguments[0]).map(GameEvent.oneLine))
         default: break
+        }
+        if steps.count >= historyLimit.steps || historyBytes >= historyLimit.bytes {
+            return Reply(lines: ["error: the session's history is full (\(historyLimit.steps) commands or \(historyLimit.bytes) bytes); "
+                                 + "'save FILE' keeps the game, 'undo' frees a step"])
         }
         let before = game.events.count, generation = game.undoGeneration
         var lines: [String]
@@ -87,7 +124,10 @@ public final class GameSession {
         } catch {
             lines = ["error: \(error)"]
         }
-        steps.append(Step(input: words.joined(separator: " "), output: lines, changedGame: game.undoGeneration != generation))
+        lines = lines.map(GameEvent.oneLine)
+        let step = Step(input: words.joined(separator: " "), output: lines, changedGame: game.undoGeneration != generation)
+        historyBytes += step.bytes
+        steps.append(step)
         return Reply(lines: lines)
     }
 
@@ -112,11 +152,17 @@ public final class GameSession {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    func save(to file: String) -> [String] {
+    func save(to file: String, force: Bool = false) -> [String] {
         do {
-            try transcript(for: file).write(toFile: file, atomically: true, encoding: .utf8)
+            let path = try files.pathForWriting(file)
+            var writer = files.writer
+            writer.protectedPaths = [game.sourcePath] + game.lua.loadedModulePaths
+            writer.force = force
+            try writer.write(transcript(for: path), to: path)
+        } catch let error as SafeFileWriter.WriteError {
+            return ["error: cannot write \(file): \(error.reason)"]
         } catch {
-            return ["error: cannot write \(file): \(error.localizedDescription)"]
+            return ["error: \(error)"]
         }
         return ["saved \(steps.count) command\(steps.count == 1 ? "" : "s") to \(file)"]
     }
@@ -126,14 +172,35 @@ public final class GameSession {
     func load(from file: String) -> [String] {
         let saved: Transcript
         let loaded: Game
+        let real: String
+        loadFailure = nil
         do {
-            saved = try Transcript(path: file)
+            let path = try files.pathForReading(file)
+            real = FileScope.realPath(path)
+            if let start = loadChain.firstIndex(of: real) {
+                let cycle = (loadChain[start...] + [real]).map { ($0 as NSString).lastPathComponent }.joined(separator: " -> ")
+                loadFailure = "error: cannot load \(file): it is already being loaded (a cycle: \(cycle))"
+                return [loadFailure ?? ""]
+            }
+            guard loadChain.count < FileScope.maxLoadDepth else {
+                loadFailure = "error: cannot load \(file): loads nest more than \(FileScope.maxLoadDepth) deep"
+                return [loadFailure ?? ""]
+            }
+            saved = try Transcript(path: path)
             loaded = try Game(rulesFile: saved.rulesPathFromWorkingDirectory, players: saved.players, seed: saved.seed, params: saved.overrides)
         } catch {
             return ["error: \(error)"]
         }
-        let replay = GameSession(game: loaded)
-        for step in saved.steps { _ = replay.run(step.input) }
+        let replay = GameSession(game: loaded, files: files.loading(from: real))
+        replay.historyLimit = historyLimit
+        replay.loadChain = loadChain + [real]
+        for step in saved.steps {
+            _ = replay.run(step.input)
+            if let failure = replay.loadFailure {  // the game stays as it was
+                loadFailure = failure
+                return [failure]
+            }
+        }
         let differing = zip(saved.steps, replay.steps).filter { $0.0.expected != $0.1.output }.map(\.0.input)
         (game, startLines, steps, sawRuleError) = (loaded, replay.startLines, replay.steps, sawRuleError || replay.sawRuleError)
         var lines = ["loaded \(file): \(game.rules.name), \(game.playerNames.joined(separator: ", ")), \(steps.count) command\(steps.count == 1 ? "" : "s") replayed"]
@@ -156,6 +223,7 @@ public final class GameSession {
                 + (game.rules.actions.isEmpty ? [] : ["actions: " + game.rules.actions.joined(separator: ", ")])
         case "as":
             guard args.count >= 2 else { throw GameError.refused("usage: as NAME COMMAND") }
+            guard player == nil, args[1] != "as" else { throw GameError.refused("'as' cannot be nested: name one player, e.g. 'as Bob roll'") }
             return try execute(args[1], Array(args.dropFirst(2)), player: args[0])
         case "roll":
             switch args.first {
@@ -165,14 +233,18 @@ public final class GameSession {
             default:
                 let values = try args.map { arg -> Int in
                     guard let v = Int(arg) else { throw GameError.refused("roll takes numbers, 'tilt' or 'short', got '\(arg)'") }
+                    guard (-Self.maxRollValue...Self.maxRollValue).contains(v) else {  // smaller values: the game says which faces exist
+                        throw GameError.refused("a rolled value must be from 1 to \(Self.maxRollValue), got '\(arg)'")
+                    }
                     return v
                 }
                 try game.roll(values: values, by: player)
             }
             return nil
         case "tick":
-            guard args.count == 1, let ms = Self.milliseconds(args[0]) else {
-                throw GameError.refused("usage: tick DURATION, e.g. 'tick 500ms' or 'tick 2s'")
+            guard args.count == 1 else { throw GameError.refused("usage: tick DURATION, e.g. 'tick 500ms' or 'tick 2s'") }
+            guard let ms = Self.milliseconds(args[0]) else {
+                throw GameError.refused("tick takes a duration from 0 to 1 day (\(Self.maxTickMilliseconds)ms), e.g. 'tick 500ms' or 'tick 2s', got '\(args[0])'")
             }
             try game.advance(by: ms)
             return nil
@@ -184,7 +256,10 @@ public final class GameSession {
             }
         case "log":
             let all = game.events.map(\.timestamped)
-            guard let n = args.first.flatMap(Int.init) else { return all }
+            guard let text = args.first else { return all }
+            guard args.count == 1, let n = Int(text), n >= 1 else {
+                throw GameError.refused("usage: log [N], N a whole number of events from 1, got '\(args.joined(separator: " "))'")
+            }
             return Array(all.suffix(n))
         case "led":
             return game.led.colors(at: game.now).enumerated().map { "face \($0.offset + 1): \($0.element)" }
@@ -209,17 +284,29 @@ public final class GameSession {
         var description: String { "reload failed, the old rules still run: \(cause)" }
     }
 
-    /// "500ms", "2s", "1.5s", "250" (ms).
+    /// "500ms", "2s", "1.5s", "250" (ms); nil unless from 0 to `maxTickMilliseconds`.
     static func milliseconds(_ text: String) -> Int? {
-        if text.hasSuffix("ms") { return Int(text.dropLast(2)).flatMap { $0 >= 0 ? $0 : nil } }
-        if text.hasSuffix("s"), let s = Double(text.dropLast()), s >= 0 { return Int((s * 1000).rounded()) }
-        return Int(text).flatMap { $0 >= 0 ? $0 : nil }
+        let limit = Double(maxTickMilliseconds)
+        func checked(_ ms: Double?) -> Int? {
+            guard let ms, ms.isFinite, ms >= 0, ms <= limit else { return nil }
+            return Int(ms.rounded())
+        }
+        // Only digits and one point: no "inf", "nan", "0x10", "1e9", signs or spaces.
+        func number(_ digits: Substring, fractional: Bool) -> Double? {
+            guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && ($0.isNumber || (fractional && $0 == ".")) }),
+                  digits.filter({ $0 == "." }).count <= 1, digits.contains(where: \.isNumber) else { return nil }
+            return Double(digits)
+        }
+        if text.hasSuffix("ms") { return checked(number(text.dropLast(2), fractional: false)) }
+        if text.hasSuffix("s") { return checked(number(text.dropLast(), fractional: true).map { $0 * 1000 }) }
+        return checked(number(Substring(text), fractional: false))
     }
 
     /// Action arguments: integers, numbers, true/false, else strings.
     static func argument(_ text: String) -> LuaValue {
         if let i = Int64(text) { return .integer(i) }
-        if let d = Double(text) { return .number(d) }
+        // Finite numbers only: "nan", "inf" and "1e999" stay strings.
+        if let d = Double(text), d.isFinite { return .number(d) }
         if text == "true" { return .boolean(true) }
         if text == "false" { return .boolean(false) }
         return .string(text)

@@ -38,9 +38,12 @@ public enum Simulation {
 
         /// The game indices of this plan's shard.
         public var range: Range<Int> {
-            let lower = games * (shard.index - 1) / shard.count
-            let upper = games * shard.index / shard.count
-            return lower..<upper
+            // Empty for a plan out of range (`Simulation.problem` says why), never a trap.
+            guard games > 0, shard.count > 0, (1...shard.count).contains(shard.index) else { return 0..<0 }
+            func share(_ k: Int) -> Int {  // games * k / count, exact in double width (k <= count: it fits)
+                shard.count.dividingFullWidth(games.multipliedFullWidth(by: k)).quotient
+            }
+            return share(shard.index - 1)..<share(shard.index)
         }
     }
 
@@ -51,6 +54,34 @@ public enum Simulation {
 
     /// Games per unit of work a worker takes at a time.
     static let blockSize = 256
+
+    /// The most games a study plays (2^40: beyond any run, and `games * shard` fits an Int).
+    public static let maxGames = 1 << 40
+    /// The most worker threads (each has its own Lua state).
+    public static let maxThreads = 256
+    /// The most shards a study is split into (2^20).
+    public static let maxShards = 1 << 20
+    /// The largest move limit of one game.
+    public static let maxMoveLimit = 100_000_000
+
+    /// Why the plan's numbers are out of range, or nil: the bounds above.
+    public static func problem(with plan: Plan) -> String? {
+        if !(1...maxGames).contains(plan.games) { return "--games must be from 1 to \(maxGames), got \(plan.games)" }
+        if !(1...maxThreads).contains(plan.threads) { return "--threads must be from 1 to \(maxThreads), got \(plan.threads)" }
+        if !(1...maxMoveLimit).contains(plan.moveLimit) { return "--move-limit must be from 1 to \(maxMoveLimit), got \(plan.moveLimit)" }
+        if !(1...maxShards).contains(plan.shard.count) || !(1...max(1, plan.shard.count)).contains(plan.shard.index) {
+            return "--shard must be i/n with 1 <= i <= n <= \(maxShards), got \(plan.shard.index)/\(plan.shard.count)"
+        }
+        return nil
+    }
+
+    /// Block `number` of `range` (blocks are computed, never listed: a range may hold 2^40 games).
+    static func block(_ number: Int, of range: Range<Int>) -> Range<Int> {
+        let lower = range.lowerBound + number * blockSize
+        return lower..<min(lower + blockSize, range.upperBound)
+    }
+
+    static func blockCount(of range: Range<Int>) -> Int { (range.count + blockSize - 1) / blockSize }
 
     /// The seed of game `index` of a study seeded with `seed` (splitmix64 of both).
     public static func gameSeed(_ seed: UInt64, index: Int) -> UInt64 {
@@ -64,20 +95,16 @@ public enum Simulation {
     /// thread about ten times a second with the number of games played so far.
     /// Throws if the rules do not load; games that fail are counted, not thrown.
     public static func run(_ plan: Plan, progress: ((Int) -> Void)? = nil) throws -> SimulationResult {
-        guard plan.games > 0 else { throw PlanError.invalid("--games must be at least 1, got \(plan.games)") }
-        guard plan.threads > 0 else { throw PlanError.invalid("--threads must be at least 1, got \(plan.threads)") }
-        guard plan.shard.count > 0, (1...plan.shard.count).contains(plan.shard.index) else {
-            throw PlanError.invalid("--shard must be i/n with 1 <= i <= n, got \(plan.shard.index)/\(plan.shard.count)")
-        }
+        if let problem = problem(with: plan) { throw PlanError.invalid(problem) }
         // Load once here so a broken script is an error, not a million failed games.
         let probe = try Game(rulesFile: plan.rulesFile, players: plan.players, seed: 0, params: plan.params, limits: plan.limits)
         let study = SimulationResult.Study(rules: probe.rules.name, rulesFile: plan.rulesFile, players: probe.playerNames,
                                            params: plan.params.map { "\($0.0)=\($0.1)" }, seed: plan.seed,
                                            games: plan.games, moveLimit: plan.moveLimit)
         let range = plan.range
-        let blocks = stride(from: range.lowerBound, to: range.upperBound, by: blockSize).map { $0..<min($0 + blockSize, range.upperBound) }
-        let shared = SharedProgress(blockCount: blocks.count, study: study)
-        let workers = max(1, min(plan.threads, blocks.count))
+        let blockCount = blockCount(of: range)
+        let shared = SharedProgress(blockCount: blockCount, study: study)
+        let workers = max(1, min(plan.threads, blockCount))
         let started = DispatchTime.now().uptimeNanoseconds
         let done = DispatchGroup()
         let players = probe.playerNames
@@ -98,15 +125,16 @@ public enum Simulation {
                 game.recordsEvents = false
                 game.transactional = false
                 watchdog?.watch(game.lua)
-                while let block = shared.nextBlock() {
-                    var result = SimulationResult(study: study, ranges: [[blocks[block].lowerBound, blocks[block].upperBound]])
+                while let number = shared.nextBlock() {
+                    let block = block(number, of: range)
+                    var result = SimulationResult(study: study, ranges: [[block.lowerBound, block.upperBound]])
                     var unreported = 0
-                    for index in blocks[block] {
+                    for index in block {
                         play(index, of: plan, in: game, into: &result)
                         unreported += 1
                         if unreported == 64 { shared.played(unreported); unreported = 0 }
                     }
-                    shared.finish(block, result, unreported: unreported)
+                    shared.finish(number, result, unreported: unreported)
                 }
             }
             thread.stackSize = 16 << 20
@@ -165,7 +193,7 @@ public enum Simulation {
         var seen = Set<String>()
         for (name, value) in game.metrics {
             result.metrics[name, default: MetricTally()].add(value)
-            if seen.insert(name).inserted { result.metrics[name]!.games += 1 }
+            if seen.insert(name).inserted { result.metrics[name]?.games += 1 }
         }
     }
 }

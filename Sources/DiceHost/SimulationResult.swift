@@ -116,7 +116,8 @@ public struct IntegerTally: Codable, Equatable, Sendable {
     public var count: Int { counts.values.reduce(0, +) }
     public var mean: Double {
         let n = count
-        return n == 0 ? 0 : Double(counts.reduce(0) { $0 + $1.key * $1.value }) / Double(n)
+        // In Double: value × count of a hand-edited histogram could overflow an Int.
+        return n == 0 ? 0 : counts.reduce(0.0) { $0 + Double($1.key) * Double($1.value) } / Double(n)
     }
     /// The sample standard deviation.
     public var standardDeviation: Double {
@@ -167,6 +168,9 @@ public struct MetricTally: Codable, Equatable, Sendable {
     public var minimum: Double?
     public var maximum: Double?
 
+    /// The most times one metric may have been recorded (2^53): merged counts never overflow.
+    public static let maxCount = 1 << 53
+
     public init() {}
 
     public mutating func add(_ value: Double) {
@@ -177,8 +181,9 @@ public struct MetricTally: Codable, Equatable, Sendable {
         maximum = Swift.max(maximum ?? value, value)
     }
     public mutating func add(_ other: MetricTally) {
-        count += other.count
-        games += other.games
+        // Saturating: counts of validated results stay far below, but merging is public.
+        count = count.addingReportingOverflow(other.count).overflow ? Int.max : count + other.count
+        games = games.addingReportingOverflow(other.games).overflow ? Int.max : games + other.games
         sum += other.sum
         sumOfSquares += other.sumOfSquares
         if let low = other.minimum { minimum = Swift.min(minimum ?? low, low) }

@@ -40,7 +40,21 @@ public struct Transcript {
         public var description: String { "\(path):\(line): \(message)" }
     }
 
+    /// The largest transcript read (a bigger file is refused, not read into memory).
+    public static let maxFileBytes = 32 << 20
+
     public init(path: String) throws {
+        // A FIFO or a device would block or never end: only regular files are read.
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw FormatError(path: path, line: 0, message: "cannot read the test file: \(String(cString: strerror(errno)))")
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw FormatError(path: path, line: 0, message: "cannot read the test file: it is \(SafeFileWriter.kindIfNotRegular(info.st_mode) ?? "not a file"), not a regular file")
+        }
+        guard info.st_size <= Self.maxFileBytes else {
+            throw FormatError(path: path, line: 0, message: "cannot read the test file: it is larger than \(Self.maxFileBytes >> 20) MiB")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw FormatError(path: path, line: 0, message: "cannot read the test file")
         }
@@ -125,8 +139,24 @@ public struct Transcript {
         Transcript.relativePath(rulesPath, from: FileManager.default.currentDirectoryPath + "/here")
     }
 
-    /// Plays the inputs and returns the transcript as it actually went.
+    /// Plays the inputs and returns the transcript as it actually went. `save` lines
+    /// write into a fresh temporary folder (removed afterwards), `load` lines read from
+    /// there or beside the transcript; nothing else is read or written (`FileScope.test`).
     public func play() -> Transcript {
+        let folder = NSTemporaryDirectory() + "/dicehost-test-XXXXXX"
+        var template = Array(folder.utf8CString)
+        guard let made = mkdtemp(&template) else {
+            var actual = self
+            actual.startExpected = ["error: cannot make a temporary folder for the test: \(String(cString: strerror(errno)))"]
+            return actual
+        }
+        let temporaryFolder = String(cString: made)
+        defer { try? FileManager.default.removeItem(atPath: temporaryFolder) }
+        return play(files: .test(transcript: path, temporaryFolder: temporaryFolder))
+    }
+
+    /// Plays the inputs with `files` deciding what `save` and `load` may touch.
+    public func play(files: FileScope) -> Transcript {
         var actual = self
         let game: Game
         do {
@@ -136,7 +166,8 @@ public struct Transcript {
             actual.steps = steps.map { Step(comments: $0.comments, input: $0.input, expected: []) }
             return actual
         }
-        let session = GameSession(game: game)
+        let session = GameSession(game: game, files: files)
+        session.loadChain = [FileScope.realPath(path)]
         actual.startExpected = game.events.dropFirst().map(\.description)
         actual.steps = steps.map { step in
             Step(comments: step.comments, input: step.input, expected: session.run(step.input).lines)

@@ -11,6 +11,21 @@ struct DiceHostCommand: ParsableCommand {
         version: "0.1.0",
         subcommands: [Play.self, Test.self, Sim.self, Check.self]
     )
+
+    /// As ArgumentParser's own `main()`, except that a usage error exits 2 (the
+    /// contract in the README), where ArgumentParser exits 64 (EX_USAGE).
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                printError(fullMessage(for: error))
+                Foundation.exit(ExitStatus.usage.rawValue)
+            }
+            exit(withError: error)
+        }
+    }
 }
 
 /// Exit statuses of the command-line contract.

@@ -1,4 +1,5 @@
 import Foundation
+import DiceHost
 import Lua
 
 /// Standard input read line by line without blocking the session: between lines it
@@ -7,6 +8,8 @@ import Lua
 final class LineInput {
     private var buffer: [UInt8] = []
     private var atEnd = false
+    /// Skipping the rest of a line too long to keep (its first bytes were returned).
+    private var skippingToNewline = false
     let tick: Int32 = 100 // ms
 
     enum Event {
@@ -18,6 +21,21 @@ final class LineInput {
     /// The next line, calling `idle` about every 100 ms while none is ready.
     func next(idle: () -> Void) -> Event {
         while true {
+            if skippingToNewline {
+                if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                    buffer.removeSubrange(...newline)
+                    skippingToNewline = false
+                } else {
+                    buffer.removeAll()
+                }
+            }
+            if !skippingToNewline, buffer.count > GameSession.maxLineBytes, !buffer.contains(UInt8(ascii: "\n")) {
+                // Memory stays bounded: the line's start is enough for the session to refuse it.
+                let start = String(decoding: buffer.prefix(GameSession.maxLineBytes + 1), as: UTF8.self)
+                buffer.removeAll()
+                skippingToNewline = true
+                return .line(start)
+            }
             if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = String(decoding: buffer[..<newline], as: UTF8.self)
                 buffer.removeSubrange(...newline)

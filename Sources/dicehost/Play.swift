@@ -37,6 +37,9 @@ extension DiceHostCommand {
         @Option(help: "Append every event, with its game time, to this file as it happens.")
         var log: String?
 
+        @Flag(help: "Let --record replace an existing file that is not a transcript.")
+        var force = false
+
         func run() throws {
             let params: [(String, String)]
             do { params = try overrides.map(GameOptions.parseOverride) } catch {
@@ -44,16 +47,30 @@ extension DiceHostCommand {
                 throw ExitStatus.usage
             }
             let seed = self.seed ?? UInt64.random(in: 0...999_999)
-            let names: [String]
+            let names = try Self.players(players, rules: rules, params: params)
             let game: Game
             do {
-                names = try players.map(Self.parsePlayers) ?? Self.defaultPlayers(for: rules, params: params)
                 game = try Game(rulesFile: rules, players: names, seed: seed, params: params)
             } catch {
                 printError("\(error)")
                 throw ExitStatus.scriptDoesNotLoad
             }
-            var output = PlayOutput(renderer: .forStandardOutput(), logPath: log)
+            let protected = [game.sourcePath] + game.lua.loadedModulePaths
+            let recorder = SafeFileWriter(protectedPaths: protected, force: force, forceHint: "--force")
+            if let record {
+                do { try recorder.check(record) } catch {
+                    printError("dicehost: --record: \(error)")
+                    throw ExitStatus.usage
+                }
+            }
+            var logFile: AppendingLogFile?
+            if let log {
+                do { logFile = try AppendingLogFile(path: log, protectedPaths: protected) } catch {
+                    printError("dicehost: --log: \(error)")
+                    throw ExitStatus.usage
+                }
+            }
+            var output = PlayOutput(renderer: .forStandardOutput(), logFile: logFile)
             if self.seed == nil { output.show(["seed \(seed)"]) }
             output.show(["\(game.rules.name): \(names.joined(separator: ", "))"])
             output.show(game.events.dropFirst().map(\.description), log: game)
@@ -61,13 +78,15 @@ extension DiceHostCommand {
             let session = GameSession(game: game)
             defer {
                 if let record {
-                    do { try session.transcript(for: record).write(toFile: record, atomically: true, encoding: .utf8) } catch {
-                        printError("dicehost: cannot write \(record): \(error)")
+                    var writer = recorder
+                    writer.protectedPaths = [session.game.sourcePath] + session.game.lua.loadedModulePaths
+                    do { try writer.write(session.transcript(for: record), to: record) } catch {
+                        printError("dicehost: --record: \(error)")
                     }
                 }
             }
             let watcher = watch ? RulesWatcher(game: game) : nil
-            if watch { output.show(["watching \(watcher!.watchedFiles.joined(separator: ", "))"]) }
+            if let watcher { output.show(["watching \(watcher.watchedFiles.joined(separator: ", "))"]) }
             if auto {
                 if try !playAutomatically(session.game, output: &output) && !watch { throw ExitStatus.failure }
                 guard let watcher else { return }
@@ -157,16 +176,19 @@ extension DiceHostCommand {
 
         static let autoMoveLimit = 10_000
 
-        /// "Ann, Bob" → ["Ann", "Bob"].
-        static func parsePlayers(_ text: String) -> [String] {
-            text.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
-        }
-
-        /// As many players as the rules need at least (two for a game of two or more).
-        static func defaultPlayers(for rules: String, params: [(String, String)]) throws -> [String] {
-            let ruleSet = try Game.check(rulesFile: rules, params: params)
-            let count = max(ruleSet.minPlayers, min(2, ruleSet.maxPlayers))
-            return Array(["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"].prefix(count)) + (count > 8 ? (9...count).map { "P\($0)" } : [])
+        /// The players of `--players` (checked against the rules: a wrong table is bad
+        /// usage, exit 2), or as many as the rules need; rules that do not load exit 3.
+        static func players(_ text: String?, rules: String, params: [(String, String)]) throws -> [String] {
+            let ruleSet: RuleSet
+            do { ruleSet = try Game.check(rulesFile: rules, params: params) } catch {
+                printError("\(error)")
+                throw ExitStatus.scriptDoesNotLoad
+            }
+            guard let text else { return PlayerList.defaultNames(for: ruleSet) }
+            do { return try PlayerList.parse(text, for: ruleSet) } catch {
+                printError("dicehost: --players: \(error)")
+                throw ExitStatus.usage
+            }
         }
     }
 }
@@ -174,18 +196,11 @@ extension DiceHostCommand {
 /// Where play output goes: standard output (rendered for a terminal) and the --log file.
 struct PlayOutput {
     let renderer: Renderer
-    let logFile: FileHandle?
+    let logFile: AppendingLogFile?
 
-    init(renderer: Renderer, logPath: String?) {
+    init(renderer: Renderer, logFile: AppendingLogFile?) {
         self.renderer = renderer
-        if let logPath {
-            if !FileManager.default.fileExists(atPath: logPath) { FileManager.default.createFile(atPath: logPath, contents: nil) }
-            logFile = FileHandle(forWritingAtPath: logPath)
-            _ = try? logFile?.seekToEnd()
-            if logFile == nil { printError("dicehost: cannot write the log \(logPath)") }
-        } else {
-            logFile = nil
-        }
+        self.logFile = logFile
     }
 
     func show(_ lines: [String], log game: Game? = nil) {
@@ -193,7 +208,7 @@ struct PlayOutput {
         fflush(stdout)
         if let logFile, let game, !lines.isEmpty {
             let stamped = lines.map { String(format: "%8.3fs ", Double(game.now) / 1000) + $0 }.joined(separator: "\n") + "\n"
-            logFile.write(Data(stamped.utf8))
+            if let warning = logFile.append(stamped) { printError("dicehost: \(warning)") }
         }
     }
 

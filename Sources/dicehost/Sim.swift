@@ -62,17 +62,12 @@ extension DiceHostCommand.Sim {
                 plan.threads = threads
                 plan.moveLimit = moveLimit
                 if let shard { plan.shard = try Self.parseShard(shard) }
-                guard moveLimit > 0 else { throw GameOptions.UsageError(description: "--move-limit must be at least 1") }
+                if let problem = Simulation.problem(with: plan) { throw GameOptions.UsageError(description: problem) }
             } catch {
                 printError("dicehost: \(error)")
                 throw ExitStatus.usage
             }
-            do {
-                plan.players = try players.map(DiceHostCommand.Play.parsePlayers) ?? DiceHostCommand.Play.defaultPlayers(for: rules, params: plan.params)
-            } catch {
-                printError("\(error)")
-                throw ExitStatus.scriptDoesNotLoad
-            }
+            plan.players = try DiceHostCommand.Play.players(players, rules: rules, params: plan.params)
             if seed == nil && !json { print("seed \(plan.seed)") }
             let first = try simulate(plan, label: compare == nil ? nil : rules)
             guard let compare else {
@@ -103,8 +98,8 @@ extension DiceHostCommand.Sim {
 
         static func parseShard(_ text: String) throws -> (index: Int, count: Int) {
             let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-            guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]), n > 0, (1...n).contains(i) else {
-                throw GameOptions.UsageError(description: "--shard expects i/n with 1 <= i <= n, e.g. 3/8, got '\(text)'")
+            guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]), (1...Simulation.maxShards).contains(n), (1...n).contains(i) else {
+                throw GameOptions.UsageError(description: "--shard expects i/n with 1 <= i <= n <= \(Simulation.maxShards), e.g. 3/8, got '\(text)'")
             }
             return (i, n)
         }
@@ -129,8 +124,7 @@ extension DiceHostCommand.Sim {
             var merged: SimulationResult?
             for file in files {
                 do {
-                    guard let data = FileManager.default.contents(atPath: file) else { throw SimReport.ReadError.unreadable }
-                    let result = try SimReport.decode(data)
+                    let result = try SimulationResult.decode(json: SimReport.read(file))
                     merged = try merged.map { try $0.merging(result) } ?? result
                 } catch {
                     printError("dicehost: \(file): \(SimReport.describe(error))")

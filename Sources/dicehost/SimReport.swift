@@ -171,20 +171,19 @@ enum SimReport {
         return String(decoding: (try? encoder.encode(value)) ?? Data("{}".utf8), as: UTF8.self)
     }
 
-    enum ReadError: Error { case unreadable }
+    struct ReadError: Error, CustomStringConvertible { let description: String }
 
-    static func decode(_ data: Data) throws -> SimulationResult {
-        try JSONDecoder().decode(Document.self, from: data).result
-    }
-
-    static func describe(_ error: Error) -> String {
-        switch error {
-        case ReadError.unreadable: return "cannot read the file"
-        case let DecodingError.dataCorrupted(context): return "not a simulation result: \(context.debugDescription)"
-        case let DecodingError.keyNotFound(key, _): return "not a simulation result: '\(key.stringValue)' is missing"
-        case let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context):
-            return "not a simulation result: wrong type at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
-        default: return "\(error)"
+    /// The bytes of a result file: a regular file of at most `SimulationResult.maxJSONBytes`.
+    static func read(_ path: String) throws -> Data {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw ReadError(description: "cannot read the file: \(String(cString: strerror(errno)))") }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw ReadError(description: "cannot read the file: it is not a regular file") }
+        guard info.st_size <= SimulationResult.maxJSONBytes else {
+            throw ReadError(description: "the file is larger than \(SimulationResult.maxJSONBytes >> 20) MiB")
         }
+        guard let data = FileManager.default.contents(atPath: path) else { throw ReadError(description: "cannot read the file") }
+        return data
     }
+
+    static func describe(_ error: Error) -> String { "\(error)" }
 }

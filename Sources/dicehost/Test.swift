@@ -32,7 +32,7 @@ extension DiceHostCommand {
                         continue
                     }
                     if update {
-                        try actual.text.write(toFile: file, atomically: true, encoding: .utf8)
+                        try SafeFileWriter(protectedPaths: [transcript.rulesPath]).write(actual.text, to: file)
                         print("updated \(file)")
                         passed += 1
                         continue
