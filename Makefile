@@ -39,6 +39,8 @@ FUZZ_BUILD_FLAGS = -c release --scratch-path $(FUZZ_SCRATCH_PATH) -Xswiftc -sani
 	$(if $(FUZZ_ASAN),--sanitize=address,)
 
 fuzz-build: deps
+	@# Re-plan every time: a merge that adds source files to the main package is otherwise missed.
+	rm -f fuzz/$(FUZZ_SCRATCH_PATH)/release.yaml
 	cd fuzz && swift build $(FUZZ_BUILD_FLAGS)
 
 fuzz: fuzz-build

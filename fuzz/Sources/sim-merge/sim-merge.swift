@@ -6,12 +6,10 @@ import DiceHost
 import Foundation
 import FuzzSupport
 
-/// `dicehost sim --json` writes {"result": …, "summary": …}; a bare result is read too.
-struct Document: Decodable { let result: SimulationResult }
-
+/// What `sim merge` reads: `SimulationResult.decode(json:)` validates every field, so
+/// whatever it accepts must merge and summarise without a trap.
 func decode(_ data: Data) throws -> SimulationResult {
-    if let document = try? JSONDecoder().decode(Document.self, from: data) { return document.result }
-    return try JSONDecoder().decode(SimulationResult.self, from: data)
+    try SimulationResult.decode(json: data)
 }
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -21,6 +19,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard var merged = results.first else { return 0 }
     for next in results.dropFirst() {
         guard let m = try? merged.merging(next) else { continue }
+        fuzzCheck(m.games == merged.games + next.games, "merged games \(m.games) != \(merged.games) + \(next.games)")
         merged = m
     }
     _ = merged.missingRanges
