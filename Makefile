@@ -5,7 +5,7 @@
 RULES ?= rules/race.lua
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: deps build play test bench clean
+.PHONY: deps build play test bench clean fuzz fuzz-build fuzz-smoke fuzz-crashes
 
 deps:
 	@bash scripts/ensure-deps.sh
@@ -24,6 +24,31 @@ test: deps
 bench: deps
 	swift build -c release $(SWIFT_BUILD_FLAGS)
 	bash bench/run.sh
+
+# Fuzzing (libFuzzer; see fuzz/README.md): a separate package in fuzz/, built with its own
+# scratch folder so the builds above are untouched. `make fuzz FUZZ_SECONDS=600`,
+# `make fuzz FUZZ_TARGETS="repl script"`, `make fuzz FUZZ_ASAN=1` (AddressSanitizer on the
+# Swift and C code too: about 4x slower, for memory errors in the C helpers).
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?=
+FUZZ_ASAN ?=
+FUZZ_SCRATCH_PATH = $(if $(FUZZ_ASAN),.build-fuzz-asan,.build-fuzz)
+FUZZ_BUILD_FLAGS = -c release --scratch-path $(FUZZ_SCRATCH_PATH) -Xswiftc -sanitize=fuzzer -Xcc -fsanitize=fuzzer-no-link \
+	$(if $(FUZZ_ASAN),--sanitize=address,)
+
+fuzz-build: deps
+	@# Re-plan every time: a merge that adds source files to the main package is otherwise missed.
+	rm -f fuzz/$(FUZZ_SCRATCH_PATH)/release.yaml
+	cd fuzz && swift build $(FUZZ_BUILD_FLAGS)
+
+fuzz: fuzz-build
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_BIN=$(FUZZ_SCRATCH_PATH)/release bash fuzz/run.sh fuzz $(FUZZ_TARGETS)
+
+fuzz-smoke: fuzz-build
+	FUZZ_BIN=$(FUZZ_SCRATCH_PATH)/release bash fuzz/run.sh smoke $(FUZZ_TARGETS)
+
+fuzz-crashes: fuzz-build
+	FUZZ_BIN=$(FUZZ_SCRATCH_PATH)/release bash fuzz/run.sh crashes $(FUZZ_TARGETS)
 
 clean:
 	rm -rf .build

@@ -187,7 +187,8 @@ public final class GameSession {
                 return [loadFailure ?? ""]
             }
             saved = try Transcript(path: path)
-            loaded = try Game(rulesFile: saved.rulesPathFromWorkingDirectory, players: saved.players, seed: saved.seed, params: saved.overrides)
+            loaded = try Game(rulesFile: saved.rulesPathFromWorkingDirectory, players: saved.players, seed: saved.seed,
+                              params: saved.overrides, limits: game.lua.limits) // the embedder's limits go on
         } catch {
             return ["error: \(error)"]
         }

@@ -71,7 +71,13 @@ public struct Transcript {
         startExpected = []
         steps = []
         trailingComments = []
-        var lines = text.components(separatedBy: "\n")
+        // Split on the newline scalar: Swift treats "\r\n" as one Character, so a CRLF
+        // file (or a line ending in "\r") would not split on "\n" at all. A CR before the
+        // newline is dropped.
+        var lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { scalars -> String in
+            let line = String(String.UnicodeScalarView(scalars))
+            return line.hasSuffix("\r") ? String(line.unicodeScalars.dropLast()) : line
+        }
         if lines.last == "" { lines.removeLast() }
         var index = 0
         // Header: comments and "key: value" lines, up to the first blank line.
