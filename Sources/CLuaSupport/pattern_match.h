@@ -19,7 +19,7 @@
 #define CLUA_MATCH_STEPS_PER_CHARGE 1024
 /// Steps one call may take while no budget is armed (hosts that run scripts always
 /// arm one; this only keeps an unbudgeted host from hanging for good).
-#define CLUA_MATCH_UNBUDGETED_CAP ((int64_t)1 << 33)
+#define CLUA_MATCH_UNBUDGETED_CAP ((int64_t)1 << 30)
 /// A capture's length while it is open, and the length that marks a position capture.
 #define CLUA_CAPTURE_OPEN ((ptrdiff_t)-1)
 #define CLUA_CAPTURE_POSITION ((ptrdiff_t)-2)
