@@ -178,6 +178,9 @@ public final class LuaState {
     private func beginCall(arming budget: Int?) {
         context.pointee.memory_refused = 0
         context.pointee.stack_refused = 0
+        // No input is in progress: what the last one tripped or was stopped by is over.
+        context.pointee.budget_tripped = 0
+        context.pointee.interrupted = 0
         guard let budget else { return }
         clua_arm_budget(L, Int64(clamping: budget), 1)
     }
