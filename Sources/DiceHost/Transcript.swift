@@ -73,15 +73,16 @@ public struct Transcript {
         trailingComments = []
         // Split on the newline scalar: Swift treats "\r\n" as one Character, so a CRLF
         // file (or a line ending in "\r") would not split on "\n" at all. A CR before the
-        // newline is dropped.
+        // newline is dropped (all of them: a line never ends in one, so the file reads back the same).
         var lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { scalars -> String in
-            let line = String(String.UnicodeScalarView(scalars))
-            return line.hasSuffix("\r") ? String(line.unicodeScalars.dropLast()) : line
+            var line = String.UnicodeScalarView(scalars)
+            while line.last == "\r" { line.removeLast() }
+            return String(line)
         }
         if lines.last == "" { lines.removeLast() }
         var index = 0
         // Header: comments and "key: value" lines, up to the first blank line.
-        while index < lines.count, !lines[index].trimmingCharacters(in: .whitespaces).isEmpty {
+        while index < lines.count, !lines[index].trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             let line = lines[index]
             header.append(line)
             index += 1
@@ -89,11 +90,11 @@ public struct Transcript {
             guard let colon = line.firstIndex(of: ":") else {
                 throw FormatError(path: path, line: index, message: "expected 'key: value' in the header (rules, players, seed, set), got '\(line)'")
             }
-            let key = line[..<colon].trimmingCharacters(in: .whitespaces)
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            let key = line[..<colon].trimmingCharacters(in: .whitespacesAndNewlines)
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
             switch key {
             case "rules": rules = value
-            case "players": players = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            case "players": players = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
             case "seed":
                 guard let s = UInt64(value) else { throw FormatError(path: path, line: index, message: "seed must be a whole number, got '\(value)'") }
                 seed = s
@@ -111,11 +112,11 @@ public struct Transcript {
         var comments: [String] = []
         var current: Step?
         for line in lines[index...] {
-            if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
+            if line.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { continue }
             if line.hasPrefix("#") { comments.append(line); continue }
             if line.hasPrefix(">") {
                 if let step = current { steps.append(step) }
-                current = Step(comments: comments, input: String(line.dropFirst()).trimmingCharacters(in: .whitespaces), expected: [])
+                current = Step(comments: comments, input: String(line.dropFirst()).trimmingCharacters(in: .whitespacesAndNewlines), expected: [])
                 comments = []
             } else if current != nil {
                 current?.expected.append(line)
