@@ -166,7 +166,11 @@ static int clua_charged(lua_State *L) {
         units += lua_gettop(L);
         break;
     case CLUA_COST_LENGTH_1:
-        units += clua_raw_length(L, 1);
+        /* The length the library will loop to: through __len, as ltablib reads it. */
+        if (lua_type(L, 1) == LUA_TTABLE) {
+            lua_Integer n = luaL_len(L, 1);
+            units += n > 0 ? (double)n : 0.0;
+        }
         break;
     case CLUA_COST_SORT: {
         double n = clua_raw_length(L, 1);

@@ -29,6 +29,16 @@ static int clua_snapshot(lua_State *L) {
         lua_pushvalue(L, 6);
         lua_rawset(L, 2);
         if (lua_getmetatable(L, 5)) {
+            /* The metatable's contents are state too: copied like any reachable table. */
+            lua_pushvalue(L, -1);
+            if (lua_rawget(L, 2) == LUA_TNIL) {
+                lua_pushvalue(L, -2);
+                lua_pushboolean(L, 1);
+                lua_rawset(L, 2);
+                lua_pushvalue(L, -2);
+                lua_rawseti(L, 4, ++pending);
+            }
+            lua_pop(L, 1);
             lua_pushvalue(L, 5);
             lua_insert(L, -2);
             lua_rawset(L, 3);
@@ -89,7 +99,12 @@ static int clua_restore(lua_State *L) {
                 lua_pop(L, 1);
                 lua_pushnil(L);
             }
-            lua_setmetatable(L, 3);
+            /* Only a changed metatable is set again: setting one marks the table for
+               finalization if it has gained a __gc since, which must never run. */
+            int current = lua_getmetatable(L, 3) ? lua_gettop(L) : 0;
+            int same = current ? lua_rawequal(L, -1, -2) : lua_isnil(L, -1);
+            if (current) lua_pop(L, 1);
+            if (same) lua_pop(L, 1); else lua_setmetatable(L, 3);
         }
         lua_settop(L, 3);
     }

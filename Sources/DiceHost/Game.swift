@@ -382,7 +382,8 @@ public final class Game {
         eventLog.removeSubrange(saved.eventCount...)
         recordedMetrics.removeSubrange(saved.metricCount...)
         lua.random.state = saved.random
-        if g != saved.g { g = saved.g; clockSeenByLua = nil; lastSnapshot = nil }
+        if g != saved.g { g = saved.g; lastSnapshot = nil }
+        clockSeenByLua = nil // a restore put g.now back as it was
         playerTables = saved.playerTables
         restarts = saved.restarts
     }

@@ -157,6 +157,8 @@ public final class LuaState {
                 lua_settop(L, base)
                 throw spentBudgetError()
             }
+            context.pointee.memory_refused = 0
+            context.pointee.stack_refused = 0
         } else {
             beginCall(arming: budget)
         }
