@@ -6,10 +6,11 @@ import Foundation
 /// two to three times faster - and still stops one that hangs. A thread looks at the
 /// watched states every `period`; a watched call whose step counter (`beginStep`) has
 /// not moved for two looks in a row is stopped, and `callWatched` throws a `.stalled`
-/// error. It throws the same when any step took longer than the budget could run at
-/// `fastestInstructionsPerSecond`: such a step may have run past its budget, so a
-/// caller that needs the budget's verdict (a simulation) replays the work budgeted;
-/// a step that returned sooner cannot have.
+/// error. It throws the same when any step took longer than what was left of its
+/// budget could run at 4 instructions a nanosecond (CLUA_FASTEST_INSTRUCTIONS_PER_NS,
+/// faster than any machine): such a step may have run past its budget, so a caller that
+/// needs the budget's verdict (a simulation) replays the work budgeted; a step that
+/// returned sooner cannot have.
 ///
 ///     let watchdog = LuaWatchdog()
 ///     // on the thread that runs `lua`:
@@ -19,9 +20,6 @@ import Foundation
 ///     watchdog.stop()
 public final class LuaWatchdog: @unchecked Sendable {
     public let period: TimeInterval
-    /// More Lua VM instructions per second than any machine runs (a few times what a
-    /// fast one does), so a step quicker than `budget / this` stayed within its budget.
-    public static let fastestInstructionsPerSecond = 4e9
 
     private struct Watched {
         let lua: LuaState          // kept alive while watched: the thread reads its context
