@@ -155,3 +155,40 @@ public enum Odds {
         #endif
     }
 }
+
+extension Odds {
+    /// Whether `dicehost odds` can analyse a script: what `dicehost check` says.
+    public enum Analysability: Sendable, Equatable {
+        /// Every position found: `states` of them.
+        case analysable(states: Int)
+        /// Why not (which hook, what it did).
+        case notAnalysable(String)
+        /// Nothing wrong in the first `explored` positions, but there are more.
+        case undecided(explored: Int)
+
+        public var description: String {
+            switch self {
+            case .analysable(let states): return "analysable by `dicehost odds` (\(states) positions under the bots)"
+            case .notAnalysable(let why): return "not analysable by `dicehost odds`: \(why)"
+            case .undecided(let explored):
+                return "analysable as far as checked (\(explored) positions; there are more): try `dicehost odds`, or `dicehost sim`"
+            }
+        }
+    }
+
+    /// Explores up to `maxStates` positions at the smallest table the rules allow.
+    public static func analysability(rulesFile: String, params: [(String, String)] = [], maxStates: Int = 2_000) -> Analysability {
+        do {
+            let game = try Game(rulesFile: rulesFile, players: [], seed: 0, params: params,
+                                limits: LuaLimits(memoryBytes: 256 << 20, instructionBudget: LuaLimits.default.instructionBudget))
+            let graph = try StateExplorer(game: game, maxStates: maxStates, progress: nil).explore()
+            return .analysable(states: graph.count)
+        } catch OddsError.tooManyStates {
+            return .undecided(explored: maxStates)
+        } catch OddsError.notAnalysable(let why) {
+            return .notAnalysable(why)
+        } catch {
+            return .notAnalysable("\(error)")
+        }
+    }
+}

@@ -48,6 +48,12 @@ enum StateCodec {
 
     local index, keys_by_id, count = {}, {}, 0
 
+    -- A position is a string of tokens joined by "|": the number of tables, then per
+    -- table (breadth first from g and the players) its metatable's number (0: none),
+    -- its number of keys, and key, value pairs in pairs order. A value is a tag and its
+    -- text: i 42 (integer), f <8 raw bytes> (float), s 5 <5 raw bytes> (string), T, F,
+    -- t 3 (table number), c 2 (a function, coroutine, userdata or metatable by number).
+    -- One table.concat makes the string: far fewer C calls than packing each value.
     -- encode(g, players, timer_meta, drop_last_roll, host_key, terminal, ranked ids...) -> state number, is new
     local function encode(g, players, timer_meta, drop_last_roll, host_key, terminal, ...)
       local key
@@ -57,27 +63,33 @@ enum StateCodec {
         local ranks = {}
         for r = 1, select("#", ...) do ranks[select(r, ...)] = r end
         local ids, order, n = {}, {}, 0
-        local function visit(t) n = n + 1; ids[t] = n; order[n] = t end
-        visit(g)
+        ids[g] = 1; order[1] = g; n = 1
         local anchors = #players + 1
         for i = 1, #players do
-          if ids[players[i]] then error("not analysable: a player table appears twice in g.players", 0) end
-          visit(players[i])
+          local p = players[i]
+          if ids[p] then error("not analysable: a player table appears twice in g.players", 0) end
+          n = n + 1; ids[p] = n; order[n] = p
         end
-        local out, o = {}, 0
-        local function value(v)
+        local out, o = {}, 1
+        local function put(v)
           local tv = type(v)
           if tv == "number" then
-            if mtype(v) == "integer" then return pack("<Bj", 1, v) end
-            return pack("<Bn", 2, v)
-          elseif tv == "string" then return pack("<Bs4", 3, v)
-          elseif tv == "boolean" then return v and "\4" or "\5"
+            if mtype(v) == "integer" then out[o + 1] = "i"; out[o + 2] = v
+            else out[o + 1] = "f"; out[o + 2] = pack("<n", v) end
+            o = o + 2
+          elseif tv == "string" then
+            out[o + 1] = "s"; out[o + 2] = #v; out[o + 3] = v
+            o = o + 3
+          elseif tv == "boolean" then
+            o = o + 1; out[o] = v and "T" or "F"
           elseif tv == "table" then
             local id = ids[v]
-            if not id then visit(v); id = n end
-            return pack("<BI4", 6, id)
+            if not id then n = n + 1; ids[v] = n; order[n] = v; id = n end
+            out[o + 1] = "t"; out[o + 2] = id
+            o = o + 2
           else
-            return pack("<BI4", 7, const_id(v))
+            out[o + 1] = "c"; out[o + 2] = const_id(v)
+            o = o + 2
           end
         end
         local i = 1
@@ -97,21 +109,22 @@ enum StateCodec {
             end
           end
           if k > 1 then sort(keys, key_less) end
-          o = o + 1
-          out[o] = pack("<I4I4", mt and const_id(mt) or 0, k)
+          out[o + 1] = mt and const_id(mt) or 0
+          out[o + 2] = k
+          o = o + 2
           local is_timer = mt ~= nil and mt == timer_meta
           for j = 1, k do
             local key = keys[j]
             local v = rawget(t, key)
             if is_timer and key == "id" then v = ranks[v] or 0 end
-            o = o + 1
-            out[o] = value(key)
-            o = o + 1
-            out[o] = value(v)
+            put(key)
+            put(v)
           end
           i = i + 1
         end
-        key = pack("<I4", n) .. concat(out) .. host_key
+        out[1] = n
+        out[o + 1] = host_key
+        key = concat(out, "|")
       end
       local id = index[key]
       if id then return id, false end
@@ -122,39 +135,42 @@ enum StateCodec {
     end
 
     -- decode(number, g, players): the position back into g and the players, in place.
+    local find, sub, byte, tonumber = string.find, string.sub, string.byte, tonumber
     local function decode(number, g, players)
       local key = keys_by_id[number]
-      local n, pos = unpack("<I4", key)
+      local pos = 1
+      local function token()
+        local e = find(key, "|", pos, true)
+        local t = sub(key, pos, e - 1)
+        pos = e + 1
+        return t
+      end
+      local function raw(length)
+        local t = sub(key, pos, pos + length - 1)
+        pos = pos + length + 1
+        return t
+      end
+      local n = tonumber(token())
       local tables = {g}
       for i = 1, #players do tables[i + 1] = players[i] end
       for i = #players + 2, n do tables[i] = {} end
       local function value()
-        local tag = key:byte(pos)
-        pos = pos + 1
-        local v
-        if tag == 1 then v, pos = unpack("<j", key, pos)
-        elseif tag == 2 then v, pos = unpack("<n", key, pos)
-        elseif tag == 3 then v, pos = unpack("<s4", key, pos)
-        elseif tag == 4 then v = true
-        elseif tag == 5 then v = false
-        elseif tag == 6 then
-          local id
-          id, pos = unpack("<I4", key, pos)
-          v = tables[id]
-        else
-          local id
-          id, pos = unpack("<I4", key, pos)
-          v = const_list[id]
-        end
-        return v
+        local tag = token()
+        if tag == "i" then return math.tointeger(tonumber(token()))
+        elseif tag == "f" then return (unpack("<n", raw(8)))
+        elseif tag == "s" then return raw(tonumber(token()))
+        elseif tag == "T" then return true
+        elseif tag == "F" then return false
+        elseif tag == "t" then return tables[tonumber(token())]
+        else return const_list[tonumber(token())] end
       end
       for i = 1, n do
         local t = tables[i]
         if i <= #players + 1 then
           for k in raw_next, t do rawset(t, k, nil) end
         end
-        local mt, k
-        mt, k, pos = unpack("<I4I4", key, pos)
+        local mt = tonumber(token())
+        local k = tonumber(token())
         for _ = 1, k do
           local kk = value()
           rawset(t, kk, value())

@@ -75,6 +75,8 @@ final class StateExplorer {
     var metricIndex: [String: Int32] = [:]
     let fixedRandom: [UInt64]
     let outcomes: [[Int]]
+    /// g.players as one Lua array, made once (the player tables never change identity).
+    let playerList: LuaRef
 
     struct HostPosition {
         var now: Int
@@ -96,6 +98,7 @@ final class StateExplorer {
                                  chunkName: StateCodec.chunkName)
         timerMeta = (try? lua.call(.function(probe), [], budget: .some(nil)).first) ?? .nil
         fixedRandom = lua.random.state
+        playerList = lua.makeTable(array: game.playerTables)
         let dice = game.rules.dice
         guard !dice.exploding else {
             throw OddsError.notAnalysable("the game's dice (\(dice)) explode, so a roll has unboundedly many outcomes")
@@ -200,7 +203,7 @@ final class StateExplorer {
                 ranked.append(timer.id)
             }
         }
-        var arguments: [LuaValue] = [.table(game.g), .table(lua.makeTable(array: game.playerTables)), timerMeta,
+        var arguments: [LuaValue] = [.table(game.g), .table(playerList), timerMeta,
                                      .boolean(graph.droppedLastRoll), .string(hostKey), .boolean(terminal != nil)]
         arguments += ranked.map { .integer(Int64($0)) }
         let result: [LuaValue]
@@ -230,12 +233,16 @@ final class StateExplorer {
         return (index, isNew)
     }
 
-    /// Puts position `index` back into the live game.
-    func restore(_ index: Int) throws {
+    /// Puts position `index` back into the live game: decoded from its encoding, or
+    /// (for the second and later outcomes of a roll) from a snapshot taken after decoding.
+    func restore(_ index: Int, from snapshot: [LuaValue]? = nil) throws {
         let lua = game.lua
         do {
-            _ = try lua.call(codec.decode, [.integer(Int64(index + 1)), .table(game.g), .table(lua.makeTable(array: game.playerTables))],
-                             budget: .some(nil))
+            if let snapshot {
+                _ = try lua.call(game.api.restore, snapshot, budget: .some(nil))
+            } else {
+                _ = try lua.call(codec.decode, [.integer(Int64(index + 1)), .table(game.g), .table(playerList)], budget: .some(nil))
+            }
         } catch {
             throw OddsError.internal("restoring position \(index + 1): \(error)")
         }
@@ -313,8 +320,12 @@ final class StateExplorer {
         graph.denominator.append(Int32(outcomes.count))
         var weights: [Int32: Int32] = [:]
         var order: [Int32] = []
+        let snapshot: [LuaValue]
+        do { snapshot = try game.lua.call(game.api.snapshot, [.table(game.g)], budget: .some(nil)) } catch {
+            throw OddsError.internal("copying position \(index + 1): \(error)")
+        }
         for (i, values) in outcomes.enumerated() {
-            if i > 0 { try restore(index) }
+            if i > 0 { try restore(index, from: snapshot) }
             do { try game.roll(values: values) } catch {
                 throw OddsError.ruleError("\(name) rolling \(values.map(String.init).joined(separator: " ")): \(error)")
             }
