@@ -115,19 +115,15 @@ enum OddsReport {
         lines.append(String(format: "explored in %.2f s, solved in %.2f s; memory: Lua heap %.1f MiB, process %.1f MiB",
                             r.exploreSeconds, r.solveSeconds, Double(r.luaMemoryPeak) / 1048576, Double(r.processMemoryPeak) / 1048576))
         lines.append("")
-        let width = max(14, (r.wins.map(\.text.count) + [r.draw.text.count]).max() ?? 0)
-        lines.append(pad("outcome", 16) + pad("probability", width + 2) + "decimal")
-        for (seat, name) in r.players.enumerated() {
-            lines.append(pad("\(name) wins", 16) + pad(r.wins[seat].text, width + 2) + decimal(r.wins[seat]))
+        // Decimals first: an exact fraction may run to hundreds of digits.
+        lines.append(pad("outcome", 16) + pad("probability", 15) + (r.exact ? "exact" : ""))
+        func row(_ title: String, _ v: Value) {
+            lines.append(pad(title, 16) + pad(decimal(v), 15) + (v.exact.map(fraction) ?? ""))
         }
-        lines.append(pad("draw", 16) + pad(r.draw.text, width + 2) + decimal(r.draw))
-        if r.neverEnds.double > 0 { lines.append(pad("never ends", 16) + pad(r.neverEnds.text, width + 2) + decimal(r.neverEnds)) }
-        if r.players.count > 1 {
-            lines.append("")
-            for (seat, name) in r.players.enumerated() {
-                lines.append("\(name) loses: \(String(format: "%.10f", 1 - r.wins[seat].double - r.draw.double - r.neverEnds.double))")
-            }
-        }
+        for (seat, name) in r.players.enumerated() { row("\(name) wins", r.wins[seat]) }
+        row("draw", r.draw)
+        if r.players.count > 1 { for (seat, name) in r.players.enumerated() { row("\(name) loses", r.losses[seat]) } }
+        if r.neverEnds.double > 0 { row("never ends", r.neverEnds) }
         lines.append("")
         if let rolls = r.rolls, let turns = r.turns {
             lines.append("expected rolls \(expectation(rolls)), expected turns \(expectation(turns))")
@@ -140,6 +136,12 @@ enum OddsReport {
         }
         if r.droppedLastRoll { lines.append("(the script never reads r.previous, so the last roll is not part of a position)") }
         return lines.joined(separator: "\n")
+    }
+
+    /// A fraction, or its size when it is too long to read (`--json` has every digit).
+    static func fraction(_ q: Rational) -> String {
+        let text = q.description
+        return text.count <= 80 ? text : "(a fraction of \(q.numerator.description.count)/\(q.denominator.description.count) digits; --json has it)"
     }
 
     static func expectation(_ v: Value) -> String {
@@ -192,6 +194,7 @@ enum OddsReport {
             "last_roll_in_state": !r.droppedLastRoll,
         ]
         object["wins"] = Dictionary(uniqueKeysWithValues: r.players.enumerated().map { ($0.element, valueObject(r.wins[$0.offset])) })
+        object["losses"] = Dictionary(uniqueKeysWithValues: r.players.enumerated().map { ($0.element, valueObject(r.losses[$0.offset])) })
         if let rolls = r.rolls { object["rolls"] = valueObject(rolls) }
         if let turns = r.turns { object["turns"] = valueObject(turns) }
         object["metrics"] = Dictionary(uniqueKeysWithValues: r.metrics.map {

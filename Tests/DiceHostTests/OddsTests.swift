@@ -170,15 +170,16 @@ func options(_ players: [String], _ params: [(String, String)] = [], precision: 
 /// the simulation's 99.9% interval (the seeds are fixed, so this is a fixed check, and
 /// small enough for `make test`; bench/odds-vs-sim.sh runs the shipped defaults at 10^6 games).
 @Suite struct OddsAgreeWithSimulationTests {
+    // Race games are slow to simulate (their timers keep them off the fast path): fewer.
     @Test(arguments: [
-        ("rules/craps.lua", ["Ann"], [("rounds", "1")]),
-        ("rules/race.lua", ["Ann", "Bob"], [("target", "12")]),
-        ("rules/race-doubles.lua", ["Ann", "Bob"], [("target", "10")]),
-        ("examples/rules/pig.lua", ["Ann", "Bob"], [("target", "20")]),
-    ] as [(String, [String], [(String, String)])])
-    func exactOddsLieInsideTheSimulationsInterval(_ file: String, _ players: [String], _ params: [(String, String)]) throws {
+        ("rules/craps.lua", ["Ann"], [("rounds", "1")], 20_000),
+        ("rules/race.lua", ["Ann", "Bob"], [("target", "12")], 2_000),
+        ("rules/race-doubles.lua", ["Ann", "Bob"], [("target", "10")], 2_000),
+        ("examples/rules/pig.lua", ["Ann", "Bob"], [("target", "20")], 10_000),
+    ] as [(String, [String], [(String, String)], Int)])
+    func exactOddsLieInsideTheSimulationsInterval(_ file: String, _ players: [String], _ params: [(String, String)], _ games: Int) throws {
         let odds = try Odds.analyse(rulesFile: file, options: options(players, params))
-        var plan = Simulation.Plan(rulesFile: file, players: players, games: 20_000, seed: 16)
+        var plan = Simulation.Plan(rulesFile: file, players: players, games: games, seed: 16)
         plan.params = params
         plan.threads = 2
         let sim = try Simulation.run(plan)
@@ -191,6 +192,8 @@ func options(_ players: [String], _ params: [(String, String)] = [], precision: 
             #expect(abs(rate - p) <= halfWidth + 1 / n, "\(file) seat \(seat + 1): exact \(p), simulated \(rate)")
         }
         let rolls = try #require(odds.rolls).double
-        #expect(abs(sim.meanRolls - rolls) < 0.05 * rolls, "\(file): expected rolls \(rolls), simulated \(sim.meanRolls)")
+        let mean = sim.meanRolls  // a 95% interval; widened to 99.9%
+        let halfWidth = (mean.upper - mean.value) * 3.29 / Estimate.z95
+        #expect(abs(mean.value - rolls) <= halfWidth, "\(file): expected rolls \(rolls), simulated \(mean.value)")
     }
 }

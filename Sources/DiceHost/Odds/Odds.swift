@@ -62,6 +62,8 @@ public enum Odds {
         /// Bound on the absolute error of every value (0 when exact).
         public var errorBound: Double
         public var wins: [Value]
+        /// Another player wins (1 − win − draw − never ends).
+        public var losses: [Value] = []
         public var draw: Value
         /// Probability that the bots go round for ever (an unfinished game in `sim`).
         public var neverEnds: Value
@@ -129,6 +131,7 @@ public enum Odds {
         result.wins = (0..<solver.seats).map { value(v[$0]) }
         result.draw = value(v[solver.drawIndex])
         result.neverEnds = value(v[solver.neverIndex])
+        result.losses = (0..<solver.seats).map { value(N.one - v[$0] - v[solver.drawIndex] - v[solver.neverIndex]) }
         if !solution.neverEnds {
             result.rolls = value(v[solver.rollsIndex])
             result.turns = value(v[solver.turnsIndex] + N(weight: Int32(graph.initialTurns), over: 1))

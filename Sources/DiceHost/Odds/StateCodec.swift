@@ -47,6 +47,7 @@ enum StateCodec {
     end
 
     local index, keys_by_id, count = {}, {}, 0
+    local no_ranks = {}
 
     -- A position is a string of tokens joined by "|": the number of tables, then per
     -- table (breadth first from g and the players) its metatable's number (0: none),
@@ -60,8 +61,12 @@ enum StateCodec {
       if terminal then
         key = "T" .. host_key
       else
-        local ranks = {}
-        for r = 1, select("#", ...) do ranks[select(r, ...)] = r end
+        local ranks = no_ranks
+        local timers = select("#", ...)
+        if timers > 0 then
+          ranks = {}
+          for r = 1, timers do ranks[select(r, ...)] = r end
+        end
         local ids, order, n = {}, {}, 0
         ids[g] = 1; order[1] = g; n = 1
         local anchors = #players + 1
@@ -98,6 +103,7 @@ enum StateCodec {
           local mt = getmetatable(t)
           local keys, k = {}, 0
           local is_player = i > 1 and i <= anchors
+          local kinds = nil  -- the one type of every key, or false when mixed
           for key in raw_next, t do
             local tk = type(key)
             if tk ~= "number" and tk ~= "string" and tk ~= "boolean" then
@@ -106,9 +112,14 @@ enum StateCodec {
             if not (drop_last_roll and is_player and key == "last_roll") then
               k = k + 1
               keys[k] = key
+              if kinds == nil then kinds = tk elseif kinds ~= tk then kinds = false end
             end
           end
-          if k > 1 then sort(keys, key_less) end
+          -- Keys of one type (nearly always) sort with Lua's own < in C, much faster
+          -- than calling key_less; booleans and mixed keys need key_less.
+          if k > 1 then
+            if kinds == "string" or kinds == "number" then sort(keys) else sort(keys, key_less) end
+          end
           out[o + 1] = mt and const_id(mt) or 0
           out[o + 2] = k
           o = o + 2
