@@ -197,3 +197,25 @@ func options(_ players: [String], _ params: [(String, String)] = [], precision: 
         #expect(abs(mean.value - rolls) <= halfWidth, "\(file): expected rolls \(rolls), simulated \(mean.value)")
     }
 }
+
+@Suite struct OddsHiddenStateTests {
+    @Test func stateKeptInAnUpvalueMakesAGameNotAnalysable() throws {
+        // Doubles kept the wrong way: the last value in an upvalue, which no position shows.
+        let path = try temporaryRules("""
+            local last = nil
+            local r = rules { name = "Hidden", players = 1 }
+            function r.setup(g) g.state.x = 0 end
+            function r.roll(g, p, r)
+              if r.value == last then g:win(p) end
+              last = r.value
+            end
+            return r
+            """)
+        do {
+            _ = try Odds.analyse(rulesFile: path, options: options(["Ann"]))
+            Issue.record("a game with hidden state was analysed")
+        } catch let error as OddsError {
+            #expect("\(error)".contains("keep state outside g"), "\(error)")
+        }
+    }
+}

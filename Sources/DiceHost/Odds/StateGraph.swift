@@ -113,6 +113,8 @@ final class StateExplorer {
     }
 
     static let maxOutcomesPerRoll = 46_656
+    /// One position in this many has its first roll played twice (see `expand`).
+    static let repeatEvery = 8
 
     static func power(_ base: Int, _ exponent: Int) -> (Int, Bool) {
         var result = 1
@@ -320,6 +322,7 @@ final class StateExplorer {
         graph.denominator.append(Int32(outcomes.count))
         var weights: [Int32: Int32] = [:]
         var order: [Int32] = []
+        var first: Int32 = -1
         let snapshot: [LuaValue]
         do { snapshot = try game.lua.call(game.api.snapshot, [.table(game.g)], budget: .some(nil)) } catch {
             throw OddsError.internal("copying position \(index + 1): \(error)")
@@ -335,6 +338,25 @@ final class StateExplorer {
             let t = Int32(target)
             if weights[t] == nil { order.append(t) }
             weights[t, default: 0] += 1
+            if i == 0 { first = t }
+        }
+        // Every few positions the first roll is played again, twice, from the same
+        // position: a script that keeps something outside g (a global, an upvalue, e.g.
+        // the last value rolled) tends to answer differently, where a position could
+        // not tell. (A sample, not a proof: see docs/scripting.md.)
+        if index % Self.repeatEvery == 0 {
+            for _ in 0..<2 {
+                try restore(index, from: snapshot)
+                do { try game.roll(values: outcomes[0]) } catch {
+                    throw OddsError.notAnalysable("rolling \(outcomes[0].map(String.init).joined(separator: " ")) for \(name) failed when played again "
+                        + "from the same position (\(error)): the rules keep state outside g (a script global or upvalue)")
+                }
+                let (again, _) = try encodeCurrent()
+                if Int32(again) != first {
+                    throw OddsError.notAnalysable("the roll hook (or a turn hook after it) for \(name) gave a different result when played again "
+                        + "from the same position with the same roll: the rules keep state outside g (a script global or upvalue) or read something else outside the game")
+                }
+            }
         }
         for t in order {
             graph.edgeTarget.append(t)
