@@ -113,6 +113,17 @@ final class StateExplorer {
     }
 
     static let maxOutcomesPerRoll = 46_656
+
+    /// Nanoseconds spent per phase, kept when DICEHOST_ODDS_PHASES is set (bench/odds.py
+    /// prints them): where exploration time goes.
+    var phases: [String: UInt64] = [:]
+    let timesPhases = ProcessInfo.processInfo.environment["DICEHOST_ODDS_PHASES"] != nil
+    func timed<T>(_ phase: String, _ body: () throws -> T) rethrows -> T {
+        guard timesPhases else { return try body() }
+        let start = DispatchTime.now().uptimeNanoseconds
+        defer { phases[phase, default: 0] += DispatchTime.now().uptimeNanoseconds - start }
+        return try body()
+    }
     /// One position in this many has its first roll played twice (see `expand`).
     static let repeatEvery = 8
 
@@ -163,6 +174,10 @@ final class StateExplorer {
             }
         }
         progress?(graph.count, graph.count)
+        if timesPhases {
+            let text = phases.sorted { $0.value > $1.value }.map { String(format: "%@ %.2f s", $0.key, Double($0.value) / 1e9) }
+            FileHandle.standardError.write(Data(("odds phases: " + text.joined(separator: ", ") + "\n").utf8))
+        }
         return graph
     }
 
@@ -176,6 +191,10 @@ final class StateExplorer {
 
     /// The position the live game is in: its number (0-based) and whether it is new.
     func encodeCurrent() throws -> (Int, Bool) {
+        try timed("encode") { try encodeCurrentUntimed() }
+    }
+
+    func encodeCurrentUntimed() throws -> (Int, Bool) {
         let lua = game.lua
         let host = game.host
         var hostKey: String
@@ -210,7 +229,7 @@ final class StateExplorer {
         arguments += ranked.map { .integer(Int64($0)) }
         let result: [LuaValue]
         do {
-            result = try lua.call(codec.encode, arguments, budget: .some(nil))
+            result = try timed("encode in Lua") { try lua.call(codec.encode, arguments, budget: .some(nil)) }
         } catch let error as LuaError {
             if error.message.hasPrefix("not analysable: ") { throw OddsError.notAnalysable(String(error.message.dropFirst(16))) }
             throw OddsError.internal("encoding a position: \(error)")
@@ -238,6 +257,10 @@ final class StateExplorer {
     /// Puts position `index` back into the live game: decoded from its encoding, or
     /// (for the second and later outcomes of a roll) from a snapshot taken after decoding.
     func restore(_ index: Int, from snapshot: [LuaValue]? = nil) throws {
+        try timed(snapshot == nil ? "decode" : "restore") { try restoreUntimed(index, from: snapshot) }
+    }
+
+    func restoreUntimed(_ index: Int, from snapshot: [LuaValue]? = nil) throws {
         let lua = game.lua
         do {
             if let snapshot {
@@ -294,7 +317,7 @@ final class StateExplorer {
         var choice: LuaValue = .string("roll")
         if case .function = game.hooks.bot {
             do {
-                choice = try game.withInputBudget { try game.lua.call(game.hooks.bot, [.table(game.g), try game.playerValue(seat)]).first ?? .nil }
+                choice = try timed("bot") { try game.withInputBudget { try game.lua.call(game.hooks.bot, [.table(game.g), try game.playerValue(seat)]).first ?? .nil } }
             } catch { throw OddsError.ruleError("bot(g, \(name)): \(error)") }
             try checkRandom("the bot")
             let (after, _) = try encodeCurrent()
@@ -329,7 +352,7 @@ final class StateExplorer {
         }
         for (i, values) in outcomes.enumerated() {
             if i > 0 { try restore(index, from: snapshot) }
-            do { try game.roll(values: values) } catch {
+            do { try timed("roll") { try game.roll(values: values) } } catch {
                 throw OddsError.ruleError("\(name) rolling \(values.map(String.init).joined(separator: " ")): \(error)")
             }
             try checkRandom("the roll hook (or a turn hook after it) for \(name)")
