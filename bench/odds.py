@@ -37,7 +37,10 @@ for title, args in CASES:
         continue
     out, wall, cpu = run(["odds"] + args + ["--json", "--quiet"])
     r = json.loads(out)
-    wins = ", ".join(f"{name} {v.get('fraction', '')[:40]} ({v['decimal']:.10f})" for name, v in r["wins"].items())
+    def show(v):
+        f = v.get("fraction", "")
+        return f"{v['decimal']:.10f}" + (f" = {f}" if f and len(f) <= 40 else f" (a {len(f)}-character fraction)" if f else "")
+    wins = ", ".join(f"{name} {show(v)}" for name, v in r["wins"].items())
     print(f"  {title}: {r['states']} positions, {r['transitions']} transitions, largest component {r['largest_component']}, "
           f"{'exact' if r['exact'] else 'doubles ±%.1e' % r['error_bound']}")
     print(f"    {cpu:.2f} s CPU ({wall:.2f} s wall; explore {r['explore_seconds']:.2f} s, solve {r['solve_seconds']:.2f} s wall), "
