@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Exact odds against 10^6 simulated games for every shipped script that is analysable:
 each exact win probability must lie in the simulation's 99.9% interval.
-`python3 bench/odds_vs_sim.py [GAMES]` after `swift build -c release` (minutes)."""
+`python3 bench/odds_vs_sim.py [GAMES] [NAME...]` after `swift build -c release` (minutes;
+NAME picks cases whose script path contains it, e.g. craps pig)."""
 import json, math, subprocess, sys
 
 DICEHOST = ".build/release/dicehost"
 GAMES = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
+ONLY = sys.argv[2:]
 CASES = [
     ["rules/craps.lua", "--set", "rounds=1", "--players", "Ann"],
     ["rules/race.lua"],
@@ -14,6 +16,8 @@ CASES = [
 ]
 failures = 0
 for args in CASES:
+    if ONLY and not any(name in args[0] for name in ONLY):
+        continue
     odds = json.loads(subprocess.run([DICEHOST, "odds"] + args + ["--json", "--quiet"], check=True,
                                      capture_output=True, text=True).stdout)
     sim = json.loads(subprocess.run([DICEHOST, "sim"] + args + ["--games", str(GAMES), "--seed", "16", "--json"],

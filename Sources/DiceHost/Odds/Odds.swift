@@ -180,7 +180,7 @@ extension Odds {
     }
 
     /// Explores up to `maxStates` positions at the smallest table the rules allow.
-    public static func analysability(rulesFile: String, params: [(String, String)] = [], maxStates: Int = 2_000) -> Analysability {
+    public static func analysability(rulesFile: String, params: [(String, String)] = [], maxStates: Int = 200) -> Analysability {
         do {
             let game = try Game(rulesFile: rulesFile, players: [], seed: 0, params: params,
                                 limits: LuaLimits(memoryBytes: 256 << 20, instructionBudget: LuaLimits.default.instructionBudget))
