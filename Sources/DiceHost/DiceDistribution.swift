@@ -123,6 +123,22 @@ public struct DiceDistribution: Sendable {
         guard let low = faces.first?.value, let high = faces.last?.value else { return [:] }
         var table: [BigUInt] = [1]  // index: total - offset
         var offset = 0
+        // A plain die (faces low...high, one way each): each new total is a window sum of
+        // the old table, two big additions per entry with prefix sums, whatever the sides.
+        if faces.count == high - low + 1, faces.allSatisfy({ $0.count == 1 }) {
+            let width = faces.count
+            for _ in 0..<count {
+                var prefix = [BigUInt](repeating: 0, count: table.count + 1)
+                for (i, ways) in table.enumerated() { prefix[i + 1] = prefix[i] + ways }
+                table = (0..<(table.count + width - 1)).map { i in
+                    prefix[min(i + 1, table.count)] - prefix[max(0, i - width + 1)]
+                }
+                offset += low
+            }
+            var result: [Int: BigUInt] = [:]
+            for (i, ways) in table.enumerated() where !ways.isZero { result[i + offset] = ways }
+            return result
+        }
         for _ in 0..<count {
             var next = [BigUInt](repeating: 0, count: table.count + high - low)
             for (i, ways) in table.enumerated() where !ways.isZero {
