@@ -27,6 +27,8 @@ public final class GameSession {
     var loadChain: [String] = []
     /// A `load` refused for a cycle or the depth limit: it fails every load around it too.
     var loadFailure: String?
+    /// Rule tests name rules files relative to themselves; so do the games they `load`.
+    var namesRulesAsTranscripts = false
 
     /// The longest command line taken (longer is an error, not a crash or a hang).
     public static let maxLineBytes = 65_536
@@ -116,7 +118,8 @@ public final class GameSession {
         do {
             lines = try execute(command, arguments, player: nil) ?? game.events.dropFirst(before).map(\.description)
         } catch let error as GameError {
-            if case .script = error { sawRuleError = true }
+            // error("message", 0) refuses the input (like a typo); anything else is a rule failure.
+            if case .script(let failure) = error, !failure.isRefusal { sawRuleError = true }
             lines = ["error: \(error)"]
         } catch let failure as ReloadFailure {
             if case .script = failure.cause { sawRuleError = true }
@@ -148,7 +151,8 @@ public final class GameSession {
                      "players: \(game.playerNames.joined(separator: ", "))", "seed: \(game.seed)"]
         lines += game.overrides.map { "set: \($0.0)=\($0.1)" }
         lines += [""] + startLines
-        for step in steps { lines += ["> " + step.input] + step.output }
+        // Only what changed the game: help, state, typos, refused inputs and reloads are left out.
+        for step in steps where step.changedGame { lines += ["> " + step.input] + step.output }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -164,7 +168,8 @@ public final class GameSession {
         } catch {
             return ["error: \(error)"]
         }
-        return ["saved \(steps.count) command\(steps.count == 1 ? "" : "s") to \(file)"]
+        let saved = steps.filter(\.changedGame).count
+        return ["saved \(saved) command\(saved == 1 ? "" : "s") to \(file)"]
     }
 
     /// Replays a saved game (or any transcript) and continues from its end; the current
@@ -187,14 +192,16 @@ public final class GameSession {
                 return [loadFailure ?? ""]
             }
             saved = try Transcript(path: path)
-            loaded = try Game(rulesFile: saved.rulesPathFromWorkingDirectory, players: saved.players, seed: saved.seed,
-                              params: saved.overrides, limits: game.lua.limits) // the embedder's limits go on
+            loaded = namesRulesAsTranscripts ? try saved.makeGame(limits: game.lua.limits)
+                : try Game(rulesFile: saved.rulesPathFromWorkingDirectory, players: saved.players, seed: saved.seed,
+                           params: saved.overrides, limits: game.lua.limits) // the embedder's limits go on
         } catch {
             return ["error: \(error)"]
         }
         let replay = GameSession(game: loaded, files: files.loading(from: real))
         replay.historyLimit = historyLimit
         replay.loadChain = loadChain + [real]
+        replay.namesRulesAsTranscripts = namesRulesAsTranscripts
         for step in saved.steps {
             _ = replay.run(step.input)
             if let failure = replay.loadFailure {  // the game stays as it was

@@ -43,14 +43,14 @@ extension Game {
     func loadRules(source: String) throws -> (RuleSet, LuaRef) {
         let results: [LuaValue]
         do {
-            results = try lua.call(.function(lua.load(source, chunkName: sourcePath)))
+            results = try lua.call(.function(lua.load(source, chunkName: displayPath)))
         } catch let error as LuaError {
             throw GameError.script(error)
         }
         guard case .table(let table)? = results.first,
               var rules = declared.last(where: { $0.table == table })?.rules else {
             throw GameError.invalidRules("the script must return the table made by rules{...} (it returned \(results.first?.typeName ?? "nothing"))",
-                                         location: sourcePath)
+                                         location: displayPath)
         }
         try rules.readHooks(from: table, in: lua)
         rules = try rules.applying(overrides)

@@ -186,7 +186,7 @@ public enum Simulation {
         }
         switch game.outcome {
         case .win(let name)?: if let seat = game.playerNames.firstIndex(of: name) { result.wins[seat] += 1 }
-        case .draw?, nil: result.draws += 1
+        case .draw?, .loss?, nil: result.draws += 1  // a lone player's loss: no win (reported as "losses or draws")
         }
         result.rolls.add(game.rollCount)
         result.turns.add(game.turnCount)

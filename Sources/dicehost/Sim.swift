@@ -71,6 +71,7 @@ extension DiceHostCommand.Sim {
             if seed == nil && !json { print("seed \(plan.seed)") }
             let first = try simulate(plan, label: compare == nil ? nil : rules)
             guard let compare else {
+                if let warning = SimReport.unfinishedWarning(first) { printError("dicehost: " + warning) }
                 print(json ? SimReport.json(first) : SimReport.text(first))
                 if first.errors > 0 { throw ExitStatus.failure }
                 return

@@ -8,11 +8,13 @@ enum SimReport {
 
     static func text(_ r: SimulationResult) -> String {
         var lines = [header(r)]
+        if let warning = unfinishedWarning(r) { lines.append(warning) }
         lines.append(row("outcome", "games", "rate", "95% CI"))
         for (seat, name) in r.study.players.enumerated() {
             lines.append(rateRow("\(name) wins", r.wins[seat], r.winRates[seat]))
         }
-        lines.append(rateRow("draws", r.draws, r.drawRate))
+        // A lone player's loss counts where a draw would: neither is a win.
+        lines.append(rateRow(r.study.players.count == 1 ? "losses/draws" : "draws", r.draws, r.drawRate))
         lines += problems(r)
         lines.append("")
         lines.append(lengthLine("rolls", r.rolls, r.meanRolls))
@@ -55,6 +57,14 @@ enum SimReport {
         let params = r.study.params.isEmpty ? "" : ", " + r.study.params.joined(separator: " ")
         return "\(r.study.rules) (\(r.study.rulesFile)\(params)): \(r.games) games\(covered), seed \(r.study.seed), players \(r.study.players.joined(separator: ", ")); "
             + String(format: "%.2f s, %.0f games/s", r.seconds, r.gamesPerSecond)
+    }
+
+    /// When most games did not end, the numbers describe nothing: say so, with the fix.
+    static func unfinishedWarning(_ r: SimulationResult) -> String? {
+        guard r.games > 0, r.unfinished * 2 > r.games else { return nil }
+        return "WARNING: \(percent(Double(r.unfinished) / Double(r.games))) of the games (\(r.unfinished) of \(r.games)) did not end within "
+            + "\(r.study.moveLimit) moves, so the rates below describe almost nothing. Give the game an end the bots reach "
+            + "(a finite param such as --set rounds=1, if the rules have one), or stop sooner with a smaller --move-limit."
     }
 
     static func problems(_ r: SimulationResult) -> [String] {
