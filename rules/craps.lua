@@ -94,6 +94,10 @@ function craps.roll(g, p, r)
   end
 end
 
+-- Each player sets their own ante (or resets their balance) whenever the point is off,
+-- whoever's turn it is.
+craps.anytime = {"ante", "reset"}
+
 craps.actions = {
   ante = function(g, p, amount)
     if type(amount) ~= "number" then error("usage: ante AMOUNT, e.g. ante 25", 0) end

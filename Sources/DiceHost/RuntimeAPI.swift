@@ -4,6 +4,7 @@ import Lua
 struct RuntimeAPI {
     var newGame: LuaValue
     var rollInput: LuaValue
+    var rollInputKept: LuaValue = .nil
     var snapshot: LuaValue
     var restore: LuaValue
     var setQuiet: LuaValue
@@ -33,7 +34,7 @@ extension Game {
         lua.set(led, "ALL", .integer(63))
         let (snapshot, restore) = lua.snapshotFunctions()
         return RuntimeAPI(newGame: lua.get(exports, "new_game"),
-                          rollInput: lua.get(exports, "roll_input"),
+                          rollInput: lua.get(exports, "roll_input"), rollInputKept: lua.get(exports, "roll_input_kept"),
                           snapshot: snapshot, restore: restore,
                           setQuiet: lua.get(exports, "set_quiet"),
                           startGame: lua.get(exports, "start_game"), botMoves: lua.get(exports, "bot_moves"))

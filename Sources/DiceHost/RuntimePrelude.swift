@@ -151,6 +151,14 @@ enum RuntimePrelude {
     local function roll_input(hook, g, p, total, flag, ...)
       deliver_roll(hook, g, p, {...}, total, flag)
     end
+    -- A roll that kept some dice of the last one: r.kept lists their positions.
+    local function roll_input_kept(hook, g, p, total, flag, kept, ...)
+      local r = make_roll({...}, total, flag, rawget(p, "last_roll"))
+      r.kept = kept
+      hook(g, p, r)
+      r.previous = nil
+      p.last_roll = r
+    end
 
     -- Simulations: a game starts, and its bots play move after move, in one call from
     -- the host each, which is what makes a million games affordable. Each step does what
@@ -236,7 +244,7 @@ enum RuntimePrelude {
 
     return {
       rules = rules, timer = timer, cards = cards, dice = dice,
-      new_game = new_game, make_roll = make_roll, roll_input = roll_input, start_game = start_game, bot_moves = bot_moves,
+      new_game = new_game, make_roll = make_roll, roll_input = roll_input, roll_input_kept = roll_input_kept, start_game = start_game, bot_moves = bot_moves,
       set_quiet = set_quiet,
     }
     """#

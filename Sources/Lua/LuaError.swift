@@ -52,7 +52,7 @@ public struct LuaError: Error, Equatable, Sendable, CustomStringConvertible {
 extension LuaError {
     /// Builds an error from Lua's text, splitting a leading "file:line: " into fields;
     /// when the message has none, the first Lua frame of the traceback supplies them.
-    init(kind: Kind, luaMessage: String, traceback: String?) {
+    init(kind: Kind, luaMessage: String, traceback: String?, messageIsString: Bool = true) {
         if let (file, line, rest) = Self.splitLocation(luaMessage) {
             self.init(kind: kind, message: rest, file: file, line: line, traceback: traceback)
             // An error inside the host's own Lua wrappers is reported at the script's line.
@@ -60,7 +60,7 @@ extension LuaError {
                 self.file = scriptFile
                 self.line = scriptLine
             }
-        } else if let traceback, Self.raisedByErrorWithoutPosition(traceback) {
+        } else if messageIsString, let traceback, Self.raisedByErrorWithoutPosition(traceback) {
             // error("msg", 0) (or a level naming no Lua line): no position, as in Lua.
             self.init(kind: kind, message: luaMessage, traceback: traceback)
             isRefusal = kind == .runtime

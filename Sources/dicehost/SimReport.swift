@@ -101,12 +101,22 @@ enum SimReport {
 
     static func metricLines(_ r: SimulationResult) -> [String] {
         guard !r.metrics.isEmpty else { return [] }
-        var lines = ["", "metrics (g:record)   times    games   mean per record   mean per game"]
+        var lines = ["", "metrics (g:record)   times    games   mean per record [95% CI]        mean per game"]
         for (name, m) in r.metrics.sorted(by: { $0.key < $1.key }) {
+            let e = metricEstimate(m)
+            let interval = String(format: "%.4g [%.4g, %.4g]", e.value, e.lower, e.upper)
             lines.append("  " + pad(name, 18) + pad("\(m.count)", 9) + pad("\(m.games)", 8)
-                         + pad(String(format: "%.4g", m.mean), 18) + String(format: "%.4g", m.sum / Double(max(r.games, 1))))
+                         + pad(interval, 32) + String(format: "%.4g", m.sum / Double(max(r.games, 1))))
         }
         return lines
+    }
+
+    /// The mean of a metric's records with its 95% interval (normal, from the sums).
+    static func metricEstimate(_ m: MetricTally) -> Estimate {
+        let n = Double(max(m.count, 1))
+        let mean = m.sum / n
+        let variance = m.count > 1 ? max(0, (m.sumOfSquares - m.sum * m.sum / n) / (n - 1)) : 0
+        return Estimate.mean(mean, standardDeviation: variance.squareRoot(), count: m.count)
     }
 
     static func errorLines(_ r: SimulationResult) -> [String] {
@@ -144,7 +154,10 @@ enum SimReport {
         var meanTurns: Estimate
         var medianRolls: Int?
         var gamesPerSecond: Double
+        /// Each `g:record` metric's mean per record with its 95% interval.
+        var metricMeans: [String: Estimate]?
         init(_ r: SimulationResult) {
+            metricMeans = r.metrics.isEmpty ? nil : r.metrics.mapValues(SimReport.metricEstimate)
             winRates = Dictionary(uniqueKeysWithValues: zip(r.study.players, r.winRates))
             drawRate = r.drawRate
             meanRolls = r.meanRolls
