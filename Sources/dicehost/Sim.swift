@@ -74,7 +74,8 @@ extension DiceHostCommand.Sim {
                 throw ExitStatus.usage
             }
             plan.players = try DiceHostCommand.Play.players(players, rules: rules, params: plan.params)
-            let table = try csv.map { try SimCSV(path: $0, force: force, games: plan.range.count * (compare == nil ? 1 : 2)) }
+            let table = try csv.map { try SimCSV(path: $0, force: force, games: plan.range.count * (compare == nil ? 1 : 2),
+                                                 rules: [rules] + (compare.map { [$0] } ?? [])) }
             plan.gameFinished = table.map { table in { [rules] game in table.add(game, rules: rules) } }
             let stop = SimulationStop()
             plan.stop = stop
@@ -240,6 +241,16 @@ final class ProgressBar {
     }
 }
 
+/// A parent (a test runner, a job control shell) may hand down SIGINT and SIGTERM
+/// blocked; Ctrl-C must still reach a long-running command.
+func unblockInterrupts() {
+    var set = sigset_t()
+    sigemptyset(&set)
+    sigaddset(&set, SIGINT)
+    sigaddset(&set, SIGTERM)
+    pthread_sigmask(SIG_UNBLOCK, &set, nil)
+}
+
 /// Ctrl-C during `sim`: noted by the signal handler, turned into a stop request by the
 /// progress callback (the handler itself only sets a flag).
 enum SimInterrupt {
@@ -252,6 +263,7 @@ enum SimInterrupt {
     static func install() {
         _ = pending
         signal(SIGINT) { _ in SimInterrupt.pending.pointee = 1 }
+        unblockInterrupts()
     }
 
     static func takePending() -> Bool {

@@ -19,14 +19,14 @@ final class SimCSV: @unchecked Sendable {
     private let lock = NSLock()
     private var rows: [(rules: String, game: SimulatedGame)] = []
 
-    init(path: String, force: Bool, games: Int) throws {
+    init(path: String, force: Bool, games: Int, rules: [String]) throws {
         guard games <= Self.maxRows else {
             printError("dicehost: --csv writes at most \(Self.maxRows) rows (one per game); this study has \(games) (use --shard to split it)")
             throw ExitStatus.usage
         }
         self.path = path
         // A CSV this command wrote before is replaced without --force, like a transcript by save.
-        writer = SafeFileWriter(protectedPaths: [], force: force || Self.isOurs(path), forceHint: "--force")
+        writer = SafeFileWriter(protectedPaths: rules, force: force || Self.isOurs(path), forceHint: "--force")
         do { try writer.check(path) } catch {
             printError("dicehost: --csv: \(error)")
             throw ExitStatus.usage
@@ -39,9 +39,7 @@ final class SimCSV: @unchecked Sendable {
 
     func write() {
         lock.lock(); defer { lock.unlock() }
-        var protected = writer
-        protected.protectedPaths = Array(Set(rows.map(\.rules)))
-        do { try protected.write(text(), to: path) } catch { printError("dicehost: --csv: \(error)") }
+        do { try writer.write(text(), to: path) } catch { printError("dicehost: --csv: \(error)") }
     }
 
     /// The file's text: a header with every metric any game recorded, then the rows.

@@ -14,7 +14,7 @@ extension DiceHostCommand {
                 """
         )
 
-        @Argument(help: "Test files or folders (searched for *.txt). Default: rules/tests and every tests/ folder beside a rule script under examples/.")
+        @Argument(help: "Test files or folders (searched for *.txt). Default: rules/tests, ./tests beside rule scripts, and every tests/ folder beside a rule script under examples/.")
         var paths: [String] = []
 
         @Option(name: .customShort("k"), help: "Run only the tests whose path contains this text (case-insensitive), e.g. -k doubles.")
@@ -35,6 +35,7 @@ extension DiceHostCommand {
                 if failed > 0 { throw ExitStatus.failure }
                 return
             }
+            unblockInterrupts()  // Ctrl-C leaves
             var watched = Self.signatures(of: watchedFiles(files))
             print("watching \(files.count) test\(files.count == 1 ? "" : "s") and their rules (Ctrl-C leaves)")
             fflush(stdout)
@@ -118,6 +119,9 @@ extension DiceHostCommand {
             let manager = FileManager.default
             var isDirectory: ObjCBool = false
             if manager.fileExists(atPath: "rules/tests", isDirectory: &isDirectory), isDirectory.boolValue { folders.append("rules/tests") }
+            // tests/ beside rule scripts in the current folder (what `dicehost new` makes outside a project).
+            if manager.fileExists(atPath: "tests", isDirectory: &isDirectory), isDirectory.boolValue,
+               ((try? manager.contentsOfDirectory(atPath: ".")) ?? []).contains(where: { $0.hasSuffix(".lua") }) { folders.append("tests") }
             let found = (manager.enumerator(atPath: "examples")?.allObjects as? [String] ?? []).sorted()
             for relative in found where (relative as NSString).lastPathComponent == "tests" {
                 let folder = "examples/" + relative

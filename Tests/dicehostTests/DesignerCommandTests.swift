@@ -125,6 +125,90 @@ import Testing
         #expect(!(try runDicehost(["check", "rules/race.lua"])).stdout.contains("warning"))
     }
 
+    @Test func newWritesAGameWhoseTestPassesAtOnce() throws {
+        let dir = try folder()
+        let binary = packageRoot.appendingPathComponent(".build/debug/dicehost").path
+        let made = try runProgram(binary, ["new", "dice-duel"], in: dir)
+        #expect(made.status == 0, "\(made)")
+        #expect(made.stdout.hasPrefix("created dice-duel.lua and tests/dice-duel/first-turns.txt\n"))
+        let tested = try runProgram(binary, ["test"], in: dir)
+        #expect(tested.stdout == "1 passed, 0 failed\n", "\(tested)")
+        let check = try runProgram(binary, ["check", "dice-duel.lua"], in: dir)
+        #expect(check.stdout.hasPrefix("dice-duel.lua: ok\nDice Duel: 2-4 players, dice 1d6\n") && !check.stdout.contains("warning"), "\(check.stdout)")
+        let auto = try runProgram(binary, ["play", "dice-duel.lua", "--auto", "--seed", "2"], in: dir)
+        #expect(auto.status == 0 && auto.stdout.hasSuffix("win Ann\n") || auto.stdout.hasSuffix("win Bob\n"), "\(auto.stdout.suffix(200))")
+        let again = try runProgram(binary, ["new", "dice-duel"], in: dir)
+        #expect(again.status == 2 && again.stderr.contains("exists already"))
+        #expect(try runProgram(binary, ["new", "../escape"], in: dir).status == 2)
+    }
+
+    @Test func theHelpListsEveryCommandWithItsOptions() throws {
+        let help = try runDicehost(["--help"])
+        #expect(help.status == 0)
+        for usage in ["dicehost play <rules> [--players <players>]", "dicehost test [<paths> ...] [-k <k>] [--update] [--watch]",
+                      "[--csv <csv>]", "dicehost sim merge <files> ...", "dicehost check <rules> [--set <set> ...]", "dicehost new <name>"] {
+            #expect(help.stdout.contains(usage), "\(usage)")
+        }
+        let sim = try runDicehost(["sim", "--help"])
+        #expect(sim.stdout.contains("--games <games>") && sim.stdout.contains("--move-limit") && sim.stdout.contains("dicehost sim merge"), "\(sim.stdout)")
+    }
+
+    @Test func simWritesOneCSVRowPerGame() throws {
+        let dir = try folder()
+        let csv = dir + "/games.csv"
+        let result = try runDicehost(["sim", "rules/craps.lua", "--games", "300", "--seed", "5", "--csv", csv, "--threads", "2"])
+        #expect(result.status == 0, "\(result)")
+        let lines = try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\n")
+        #expect(lines.first == "rules,game,seed,outcome,winner,rolls,turns,lost,won")
+        #expect(lines.count == 301)
+        #expect(lines[1].hasPrefix("rules/craps.lua,0,"))
+        let wins = lines.dropFirst().filter { $0.contains(",win,Ann,") }.count
+        #expect(result.stdout.contains("  Ann wins" + String(repeating: " ", count: 6 + 9 - "\(wins)".count) + "\(wins) "), "\(result.stdout)")
+        #expect(result.stdout.contains("mean per record [95% CI]"))
+        // Again: the CSV it wrote is replaced; another file is not, unless forced.
+        #expect(try runDicehost(["sim", "rules/craps.lua", "--games", "10", "--seed", "5", "--csv", csv]).status == 0)
+        try "keep me\n".write(toFile: csv, atomically: true, encoding: .utf8)
+        #expect(try runDicehost(["sim", "rules/craps.lua", "--games", "10", "--seed", "5", "--csv", csv]).status == 2)
+        #expect(try String(contentsOfFile: csv, encoding: .utf8) == "keep me\n")
+        #expect(try runDicehost(["sim", "rules/craps.lua", "--games", "10", "--csv", "rules/craps.lua", "--force"]).status == 2)
+    }
+
+    @Test func ctrlCDuringSimPrintsThePartialResult() throws {
+        let run = try LiveProcess(["sim", "rules/craps.lua", "--games", "2000000", "--seed", "1", "--threads", "1"])
+        defer { if run.process.isRunning { run.process.terminate() } }
+        usleep(1_500_000)
+        run.process.interrupt()
+        run.process.waitUntilExit()
+        #expect(run.process.terminationStatus == 1)
+        #expect(run.waitFor("PARTIAL RESULT: stopped by Ctrl-C after ") != nil, "\(run.printed)")
+        #expect(run.printed.contains(" of 2000000 games"))
+        #expect(run.printed.contains("(games 0..<"))
+    }
+
+    @Test func progressBarFitsANarrowTerminalOnOneLine() throws {
+        let binary = packageRoot.appendingPathComponent(".build/debug/dicehost").path
+        let command = "stty cols 40; \(binary) sim rules/race.lua --games 20000 --seed 1 --threads 1 > /dev/null"
+        let result = try runProgram("/usr/bin/script", ["-qec", command, "/dev/null"])
+        let drawn = result.stdout.components(separatedBy: "\r").map { $0.replacingOccurrences(of: "\u{1B}[K", with: "") }
+            .filter { $0.contains("left") }
+        #expect(!drawn.isEmpty, "\(result.stdout.debugDescription)")
+        for line in drawn { #expect(line.count <= 39 && !line.contains("\n"), "\(line.debugDescription)") }
+    }
+
+    @Test func rollKeepAndRedoAtThePrompt() throws {
+        let path = try writeTemporary("""
+            local y = rules { name = "Keep", players = 1, dice = "3d6" }
+            function y.roll(g, p, r) g:say("kept %s", r.kept and table.concat(r.kept, ",") or "none") end
+            return y
+            """, name: "keep.lua")
+        let result = try runDicehost(["play", path, "--seed", "1"], input: "roll 6 2 6\nroll keep 1 3\nroll keep 4\nundo 2\nredo\nparams\n")
+        #expect(result.stdout.contains("roll Ann ⚅ ⚁ ⚅ = 14\nsay kept none\n"), "\(result.stdout)")
+        #expect(result.stdout.contains("say kept 1,3\n"))
+        #expect(result.stdout.contains("error: roll keep: positions are 1 to 3 for 3d6, got 4\n"))
+        #expect(result.stdout.contains("undone: roll keep 1 3\nundone: roll 6 2 6\nredo: roll 6 2 6\nroll Ann ⚅ ⚁ ⚅ = 14\n"))
+        #expect(result.stdout.hasSuffix("dice = 3d6\n"))
+    }
+
     // MARK: dicehost test
 
     @Test func testFiltersByName() throws {
@@ -163,7 +247,8 @@ import Testing
         #expect(run.waitFor("1 passed, 0 failed") != nil, "\(run.printed)")
         try (good + "> roll 5\nroll Ann ⚅\n").write(toFile: path, atomically: true, encoding: .utf8)
         #expect(run.waitFor("0 passed, 1 failed") != nil, "\(run.printed)")
-        run.process.interrupt()
+        run.process.interrupt()  // Ctrl-C leaves, even when the test runner hands SIGINT down blocked
+        #expect(run.finish() != 0 || !run.process.isRunning)
     }
 }
 
