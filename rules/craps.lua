@@ -97,6 +97,8 @@ end
 -- Each player sets their own ante (or resets their balance) whenever the point is off,
 -- whoever's turn it is.
 craps.anytime = {"ante", "reset"}
+-- What tab completes after `ante ` at the prompt.
+craps.choices = { ante = {5, 10, 25, 50, 100} }
 
 craps.actions = {
   ante = function(g, p, amount)

@@ -96,6 +96,16 @@ public final class GameSession {
         return (commands + ["tilt", "short", "keep"] + game.rules.actions + game.playerNames).filter { seen.insert($0).inserted }
     }
 
+    /// What tab completion offers after `text` (the line up to the word being typed):
+    /// the argument choices the rules declare for an action (`rules.choices`), also
+    /// after `as NAME`; empty when the rules declare none.
+    public func completions(after text: String) -> [String] {
+        var words = text.split(whereSeparator: \.isWhitespace).map(String.init)
+        if words.first == "as", words.count >= 2 { words.removeFirst(2) }
+        guard let action = words.first, words.count >= 1 else { return [] }
+        return game.rules.choices[action] ?? []
+    }
+
     /// Runs one command line.
     public func run(_ line: String) -> Reply {
         guard line.utf8.count <= Self.maxLineBytes else {

@@ -60,6 +60,9 @@ public struct RuleSet: Sendable {
     /// Inputs ("roll" or action names) any player may make at any time; others come
     /// only from the player whose turn it is (`rules.anytime = {"snap"}`).
     public var anytime: Set<String> = []
+    /// Argument values an action takes, for tab completion at the prompt
+    /// (`rules.choices = { ante = {5, 10, 25} }`).
+    public var choices: [String: [String]] = [:]
     /// Problems that do not stop the rules loading (`dicehost check` prints them): a
     /// top-level field that is no known hook, e.g. a misspelled `on_rol`.
     public var warnings: [String] = []
@@ -193,6 +196,26 @@ public struct RuleSet: Sendable {
         case let other:
             throw GameError.invalidRules("anytime must be a list of action names, e.g. {\"snap\"}, got \(other.typeName)", location: location)
         }
+        choices = [:]
+        switch lua.get(table, "choices") {
+        case .nil: break
+        case .table(let t):
+            for (key, value) in lua.entries(t) {
+                guard case .string(let action) = key, actions.contains(action), case .table(let list) = value else {
+                    throw GameError.invalidRules("choices must map action names to lists of argument values, e.g. { ante = {5, 10, 25} }, got \(key.description.prefix(40))",
+                                                 location: location)
+                }
+                choices[action] = lua.array(list).prefix(1000).compactMap { item -> String? in
+                    switch item {
+                    case .string(let s): return s
+                    case .integer, .number, .boolean: return item.description
+                    default: return nil
+                    }
+                }
+            }
+        case let other:
+            throw GameError.invalidRules("choices must be a table, e.g. { ante = {5, 10, 25} }, got \(other.typeName)", location: location)
+        }
         // Helpers a variant may override (race.move) are fine; a near miss of a hook is not.
         warnings = lua.entries(table).compactMap { key, _ in
             guard case .string(let field) = key, !Self.knownFields.contains(field), let nearest = Self.nearestField(to: field) else { return nil }
@@ -201,7 +224,7 @@ public struct RuleSet: Sendable {
     }
 
     /// Every field of a rule table the host reads: the declaration's and the hooks.
-    static let knownFields: Set<String> = Set(knownHooks + ["name", "players", "dice", "params", "actions", "anytime", "base"])
+    static let knownFields: Set<String> = Set(knownHooks + ["name", "players", "dice", "params", "actions", "anytime", "choices", "base"])
 
     /// The known field a misspelled one most likely meant (`on_rol` → `roll`,
     /// `turn_start` → `turn`): the smallest edit distance once common decorations

@@ -111,6 +111,7 @@ extension DiceHostCommand {
                 let event: LineInput.Event
                 if let editor {
                     LineEditor.words = session.completionWords
+                    LineEditor.wordsAfter = { session.completions(after: $0) }
                     event = editor.next(prompt: output.renderer.prompt(for: session.game), idle: idle)
                 } else {
                     event = input.next { _ = idle() }

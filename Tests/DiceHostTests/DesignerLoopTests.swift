@@ -181,6 +181,98 @@ import Testing
         #expect(timeline.color(face: 2, at: 900) == .off)  // the blue set was dropped, not applied afterwards
     }
 
+    // MARK: Bots
+
+    let reaction = """
+        local r = rules { name = "Reaction", players = 1 }
+        function r.setup(g) g.state.lit = false; timer.after(700, function(g) g.state.lit = true end) end
+        function r.roll(g, p, roll) end
+        r.actions = { press = function(g, p)
+          if not g.state.lit then g:lose(p) else g:record("reaction", g.now - 700); g:win(p) end
+        end }
+        function r.bot(g, p) if g.state.lit then return "press" end return {"wait", 250} end
+        return r
+        """
+
+    @Test func aBotThatWaitsLetsATimedGameBePlayedAndSimulated() throws {
+        let game = try makeGame(reaction, players: ["Ann"])
+        for _ in 0..<10 where !game.isOver { try game.playBotMove() }
+        #expect(game.outcome == .win("Ann"))
+        #expect(game.now == 750)
+        #expect(game.metrics.map(\.1) == [50])
+        let path = NSTemporaryDirectory() + "reaction-\(UUID().uuidString).lua"
+        try reaction.write(toFile: path, atomically: true, encoding: .utf8)
+        var plan = Simulation.Plan(rulesFile: path, games: 40, seed: 3)
+        plan.threads = 1
+        let result = try Simulation.run(plan)
+        #expect(result.wins == [40] && result.unfinished == 0 && result.errors == 0)
+    }
+
+    @Test func aBotsWaitMustBeADuration() throws {
+        let game = try makeGame(reaction.replacingOccurrences(of: "{\"wait\", 250}", with: "{\"wait\", -1}"), players: ["Ann"])
+        expectGameError("bot's wait takes milliseconds from 0 to 86400000, e.g. {\"wait\", 500}, got -1") { try game.playBotMove() }
+    }
+
+    @Test func aBotKeepsDiceAndRollsTheRest() throws {
+        let game = try makeGame("""
+            local y = rules { name = "Keep", players = 1, dice = "3d6" }
+            function y.roll(g, p, r) g:say("%s kept %s", tostring(r), r.kept and table.concat(r.kept, ",") or "-") end
+            function y.bot(g, p) if p.last_roll then return {"roll", keep = {2}} end return "roll" end
+            return y
+            """, players: ["Ann"])
+        try game.playBotMove()
+        let first = try #require(game.events.last?.description)
+        #expect(first.hasSuffix(" kept -"))
+        try game.playBotMove()
+        let second = try #require(game.events.last?.description)
+        #expect(second.hasSuffix(" kept 2"))
+        // The kept die shows the same face in the same place.
+        #expect(Array(first.split(separator: " "))[2] == Array(second.split(separator: " "))[2])
+    }
+
+    // MARK: Documented behaviour: next_turn, action arguments
+
+    @Test func nextTurnSetsCurrentAtOnceAndRunsTheTurnHookOnceAfterTheHook() throws {
+        let game = try makeGame("""
+            local r = rules { name = "Pass", players = 3 }
+            function r.turn(g, p) g:say("turn hook for %s", p.name) end
+            function r.roll(g, p, roll)
+              g:next_turn()
+              g:say("now %s", g.current.name)
+              g:next_turn()
+              g:say("then %s", g.current.name)
+            end
+            return r
+            """, players: ["Ann", "Bob", "Cy"])
+        try game.roll(values: [1])
+        #expect(log(game).suffix(5) == ["roll Ann ⚀", "say now Bob", "say then Cy", "turn Cy", "say turn hook for Cy"])
+    }
+
+    @Test func actionArgumentsAreTypedAsTheyRead() throws {
+        let game = try makeGame("""
+            local r = rules { name = "Args", players = 1 }
+            function r.roll() end
+            r.actions = { show = function(g, p, ...)
+              local parts = {}
+              for i, v in ipairs({...}) do parts[i] = math.type(v) or type(v) end
+              g:say("%s", table.concat(parts, " "))
+            end }
+            return r
+            """, players: ["Ann"])
+        let session = GameSession(game: game)
+        #expect(session.run("show 25 2.5 true word -3 1e999 nan").lines == ["say integer float boolean string integer string string"])
+    }
+
+    @Test func tabCompletesTheArgumentChoicesTheRulesDeclare() throws {
+        let session = GameSession(game: try Game(rulesFile: "rules/craps.lua", players: ["Ann", "Bob"], seed: 1))
+        #expect(session.completions(after: "ante ") == ["5", "10", "25", "50", "100"])
+        #expect(session.completions(after: "as Bob ante ") == ["5", "10", "25", "50", "100"])
+        #expect(session.completions(after: "reset ").isEmpty)  // none declared: the usual words
+        #expect(throws: GameError.self) {
+            _ = try makeGame("local r = rules { name = 'C', players = 1 }\nfunction r.roll() end\nr.choices = { jump = {1} }\nreturn r")
+        }
+    }
+
     // MARK: Saved sessions
 
     @Test func saveKeepsOnlyTheInputsThatChangedTheGame() throws {
