@@ -106,13 +106,17 @@ extension DiceHostCommand.Sim {
                 printPartial(second, planned: plan.range.count)
                 throw ExitStatus.failure
             }
+            for (label, result) in [("A", first), ("B", second)] {
+                if let warning = SimReport.unfinishedWarning(result) { printError("dicehost: \(label): " + warning) }
+            }
             print(json ? SimReport.json(first, comparedWith: second) : SimReport.text(first, comparedWith: second))
             if first.errors + second.errors > 0 { throw ExitStatus.failure }
         }
 
         /// Ctrl-C stopped the study: what was played so far, marked partial.
         func printPartial(_ result: SimulationResult, planned: Int) {
-            print("PARTIAL RESULT: stopped by Ctrl-C after \(result.games) of \(planned) games (the games played in order from the first)")
+            let notice = "PARTIAL RESULT: stopped by Ctrl-C after \(result.games) of \(planned) games (the games played in order from the first)"
+            if json { printError("dicehost: " + notice) } else { print(notice) }  // --json output stays JSON
             print(json ? SimReport.json(result) : SimReport.text(result))
         }
 

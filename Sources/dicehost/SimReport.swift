@@ -46,7 +46,7 @@ enum SimReport {
         lines.append(pad("mean turns", 14) + pad(meanWithCI(a.meanTurns), 26) + pad(meanWithCI(b.meanTurns), 26)
                      + signed(t.value, "%+.3f") + " [" + signed(t.lower, "%+.3f") + ", " + signed(t.upper, "%+.3f") + "] " + verdict(t))
         for (label, r) in [("A", a), ("B", b)] {
-            let extra = problems(r) + errorLines(r)
+            let extra = (unfinishedWarning(r).map { [$0] } ?? []) + problems(r) + errorLines(r)
             if !extra.isEmpty { lines += ["", "\(label):"] + extra }
         }
         return lines.joined(separator: "\n")
