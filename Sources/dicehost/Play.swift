@@ -28,7 +28,7 @@ extension DiceHostCommand {
         @Flag(help: "Let the rules' bot policies play until the game ends (with --watch: again after each reload).")
         var auto = false
 
-        @Flag(help: "Reload the rules when the file, or a file it requires, is saved (within 200 ms).")
+        @Flag(help: "Reload the rules when the file, or a file it requires, is saved (within 100 ms).")
         var watch = false
 
         @Option(help: "Record the session as a rule test (transcript) in this file.")
@@ -73,6 +73,7 @@ extension DiceHostCommand {
             var output = PlayOutput(renderer: .forStandardOutput(), logFile: logFile)
             if self.seed == nil { output.show(["seed \(seed)"]) }
             output.show(["\(game.rules.name): \(names.joined(separator: ", "))"])
+            output.show(game.rules.warnings.map { "warning: " + $0 })
             output.show(game.events.dropFirst().map(\.description), log: game)
             Interrupts.install()
             let session = GameSession(game: game)
@@ -110,6 +111,7 @@ extension DiceHostCommand {
                 let event: LineInput.Event
                 if let editor {
                     LineEditor.words = session.completionWords
+                    LineEditor.wordsAfter = { session.completions(after: $0) }
                     event = editor.next(prompt: output.renderer.prompt(for: session.game), idle: idle)
                 } else {
                     event = input.next { _ = idle() }
@@ -121,6 +123,8 @@ extension DiceHostCommand {
                     return
                 case .interrupted:
                     output.show(["^C"])
+                case .woken:
+                    continue
                 case .line(let line):
                     let reply = Interrupts.whileRunning(session.game.lua) { session.run(line) }
                     output.show(reply.lines, log: session.game)
@@ -156,12 +160,14 @@ extension DiceHostCommand {
         func autoReplayOnSave(_ watcher: RulesWatcher, names: [String], seed: UInt64, params: [(String, String)],
                               output: inout PlayOutput) throws {
             let input = LineInput()
+            output.show(["replaying after each save (Ctrl-C or end of input leaves)"])
             while true {
-                var changed = false
-                let event = input.next { changed = !watcher.changedFiles().isEmpty }
-                if case .end = event { return }
-                if case .interrupted = event { return }
-                guard changed else { continue }
+                // Lines typed meanwhile are ignored; a save wakes the wait.
+                switch input.next(until: { !watcher.changedFiles().isEmpty }) {
+                case .end, .interrupted: return
+                case .line: continue
+                case .woken: break
+                }
                 do {
                     let game = try Game(rulesFile: rules, players: names, seed: seed, params: params)
                     output.show(["reloaded \(rules): \(game.rules.name), replaying seed \(seed)"])
