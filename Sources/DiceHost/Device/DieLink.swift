@@ -35,6 +35,9 @@ public final class DieLink {
     var forwardedGame: Game?
     var rollUpdatesOn = false
     var streaming: [SensorKind: Int] = [:]
+    /// Whether the die said it is connected (commands go only to a connected die; after a
+    /// connection everything is sent again).
+    public private(set) var dieIsConnected = false
 
     public var game: Game { session.game }
 
@@ -66,6 +69,14 @@ public final class DieLink {
     /// Turns one report of the die into game input (or just passes it on).
     public func receive(_ event: DieEvent) {
         onEvent?(.die(event))
+        switch event {
+        case .connected:
+            dieIsConnected = true
+            rollUpdatesOn = false
+            streaming = [:]
+        case .disconnected, .connectionFailed, .authorisationFailed: dieIsConnected = false
+        default: break
+        }
         let line: String?
         switch event {
         case .connected: line = "device connected"
@@ -102,10 +113,10 @@ public final class DieLink {
         }
         for event in game.events.dropFirst(forwardedEvents) {
             onEvent?(.game(event))
-            if case .led(let command) = event.kind, game.dieConnected { send(.led(command)) }
+            if case .led(let command) = event.kind, dieIsConnected { send(.led(command)) }
         }
         forwardedEvents = game.events.count
-        guard game.dieConnected else {
+        guard dieIsConnected else {
             rollUpdatesOn = false
             streaming = [:]
             return
