@@ -37,6 +37,9 @@ extension DiceHostCommand {
         @Option(help: "Append the game to this file as it happens, as JSON Lines (a header, then each input with its events): 'dicehost replay FILE' checks it, 'dicehost replay FILE --text' shows the events.")
         var log: String?
 
+        @Option(help: "Play against a simulated smart die: 'sim', or 'sim:FAULTS' with FAULTS from connect-fails[@N], auth-fails, disconnect@N, tilt@N, short@N, low-battery@N (e.g. sim:tilt@2,disconnect@3). 'roll' throws it; 'disconnect' and 'connect' drop and restore it.")
+        var die: String?
+
         @Flag(help: "Let --record replace an existing file that is not a transcript.")
         var force = false
 
@@ -45,6 +48,17 @@ extension DiceHostCommand {
             do { params = try overrides.map(GameOptions.parseOverride) } catch {
                 printError("dicehost: \(error)")
                 throw ExitStatus.usage
+            }
+            var faults: SimulatedDie.Faults?
+            if let die {
+                do { faults = try DieConsole.faults(from: die) } catch {
+                    printError("dicehost: --die: \(error)")
+                    throw ExitStatus.usage
+                }
+                if auto {
+                    printError("dicehost: --die: the die's rolls and --auto's bot rolls cannot both play; choose one")
+                    throw ExitStatus.usage
+                }
             }
             let seed = self.seed ?? UInt64.random(in: 0...999_999)
             let names = try Self.players(players, rules: rules, params: params)
@@ -67,7 +81,7 @@ extension DiceHostCommand {
             if let log {
                 do {
                     let file = try AppendingLogFile(path: log, protectedPaths: protected)
-                    logRecorder = GameLogRecorder { line in file.append(line + "\n").map { "dicehost: \($0)" } }
+                    logRecorder = GameLogRecorder(die: die) { line in file.append(line + "\n").map { "dicehost: \($0)" } }
                 } catch {
                     printError("dicehost: --log: \(error)")
                     throw ExitStatus.usage
@@ -80,6 +94,8 @@ extension DiceHostCommand {
             output.show(game.events.dropFirst().map(\.description))
             Interrupts.install()
             let session = GameSession(game: game)
+            let dieConsole = faults.map { DieConsole(session: session, faults: $0, seed: seed, recorder: logRecorder) }
+            if let dieConsole { output.show(dieConsole.start()) }
             defer {
                 if let record {
                     var writer = recorder
@@ -126,7 +142,12 @@ extension DiceHostCommand {
                 case .interrupted:
                     output.show(["^C"])
                 case .line(let line):
+                    if let dieConsole, let lines = Interrupts.whileRunning(session.game.lua, { dieConsole.handle(line) }) {
+                        output.show(lines)
+                        continue
+                    }
                     let reply = Interrupts.whileRunning(session.game.lua) { output.run(line, in: session) }
+                    dieConsole?.sync()
                     output.show(reply.lines)
                     if reply.quit {
                         if session.sawRuleError { throw ExitStatus.failure }

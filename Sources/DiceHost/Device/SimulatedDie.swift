@@ -65,6 +65,7 @@ public final class SimulatedDie: SmartDie {
 
     public struct FaultError: Error, CustomStringConvertible {
         public var message: String
+        public init(message: String) { self.message = message }
         public var description: String { message }
     }
 
@@ -147,14 +148,15 @@ public final class SimulatedDie: SmartDie {
     /// given `values`, else faces from its seed - flagged as the faults say. It reports
     /// the roll whether or not roll updates are on (as a die whose update request was lost
     /// would): the game decides whether it counts. Then the scripted disconnect or low
-    /// battery, if this was their roll. Does nothing when not connected (returns false).
+    /// battery, if this was their roll. `flag` forces the die's flag (a REPL's `roll tilt`).
+    /// Does nothing when not connected (returns false).
     @discardableResult
-    public func throwDie(values: [Int]? = nil) -> Bool {
+    public func throwDie(values: [Int]? = nil, flag forced: Roll.Flag? = nil) -> Bool {
         guard isConnected else { return false }
         rolls += 1
         report?(.rollState(.handling))
         report?(.rollState(.rolling))
-        let flag: Roll.Flag = faults.tiltedRolls.contains(rolls) ? .tilt : faults.shortRolls.contains(rolls) ? .tooShort : .ok
+        let flag: Roll.Flag = forced ?? (faults.tiltedRolls.contains(rolls) ? .tilt : faults.shortRolls.contains(rolls) ? .tooShort : .ok)
         let faces = values ?? (0..<count).map { _ in nextFace() }
         report?(.rollState(flag == .tilt ? .crooked : .rolled))
         report?(.roll(flag == .ok ? Roll(values: faces) : Roll(values: [], total: 0, flag: flag)))
