@@ -258,3 +258,33 @@ final class LinkedRace {
         }
     }
 }
+
+@Suite struct GameHostTests {
+    @Test func theHostPlaysFromConcurrencyAndStreamsEveryEventInOrder() async throws {
+        let host = try GameHost(rulesFile: "rules/race.lua", players: ["Ann", "Bob"], seed: 1, params: [("target", "6")]) {
+            SimulatedDie(seed: 5, faults: (try? SimulatedDie.Faults.parse("tilt@1")) ?? SimulatedDie.Faults())
+        }
+        let collected = Task { () -> [GameHost.Event] in
+            var all: [GameHost.Event] = []
+            for await event in host.events { all.append(event) }
+            return all
+        }
+        await host.connectDie()
+        var throwsMade = 0
+        while await host.outcome == nil, throwsMade < 30 {
+            await host.throwSimulatedDie()
+            await host.run("tick 500ms")
+            throwsMade += 1
+        }
+        #expect(await host.outcome != nil)
+        await host.finish()
+        let events = await collected.value
+        let texts = events.compactMap { if case .game(let e) = $0.kind { return e.description } else { return nil } }
+        #expect(texts.first == "start Ann,Bob seed=1")
+        #expect(texts.contains("roll Ann tilt"))
+        #expect(events.contains { $0.kind == .die(.rollState(.crooked)) })
+        #expect(events.contains { $0.kind == .sent(.rollUpdates(true)) })
+        #expect(zip(events, events.dropFirst()).allSatisfy { $0.time <= $1.time })
+        #expect(texts.last?.hasPrefix("win ") == true)
+    }
+}

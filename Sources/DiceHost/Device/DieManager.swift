@@ -9,6 +9,7 @@
 ///
 /// Threading: one thread or actor, as the game's (see `GameHost`).
 public final class DieManager {
+    /// Where a die stands: found, on its way, connected, or why not.
     public enum ConnectionState: Equatable, Sendable {
         case discovered
         case connecting

@@ -23,6 +23,7 @@ public actor GameHost {
         public var kind: Kind
     }
 
+    /// What an `Event` is about.
     public enum Kind: Sendable, Equatable {
         /// A game event: a turn, a roll, an LED command, a line the rules said, the end.
         case game(GameEvent)

@@ -63,6 +63,7 @@ public final class SimulatedDie: SmartDie {
         }
     }
 
+    /// A fault list that does not parse: what was wrong and what was expected.
     public struct FaultError: Error, CustomStringConvertible {
         public var message: String
         public init(message: String) { self.message = message }

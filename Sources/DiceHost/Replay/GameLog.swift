@@ -42,6 +42,7 @@ public enum GameLog {
         /// The events of the start (before any input).
         public var events: [JSONValue]
 
+        /// A file the rules `require`d, and the SHA-256 of its bytes.
         public struct RequiredFile: Codable, Equatable, Sendable {
             public var path: String
             public var sha256: String

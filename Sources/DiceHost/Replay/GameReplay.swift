@@ -59,6 +59,7 @@ public enum GameReplay {
         }
     }
 
+    /// What replaying a whole log found, game by game.
     public struct Report: Sendable {
         public var games: [GameReport]
         public var matched: Bool { games.allSatisfy(\.matched) }
