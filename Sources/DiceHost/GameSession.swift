@@ -84,7 +84,8 @@ public final class GameSession {
             let word = String(entry.0.prefix { $0 != " " })
             return word == word.lowercased() ? word : nil
         }
-        return commands + ["tilt", "short"] + game.rules.actions + game.playerNames
+        var seen = Set<String>()  // `tilt` is both a command and a roll flag
+        return (commands + ["tilt", "short"] + game.rules.actions + game.playerNames).filter { seen.insert($0).inserted }
     }
 
     /// Runs one command line.
