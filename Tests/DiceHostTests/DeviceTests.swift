@@ -288,3 +288,26 @@ final class LinkedRace {
         #expect(texts.last?.hasPrefix("win ") == true)
     }
 }
+
+@Suite struct LabyrinthTests {
+    @Test func aRecordedStreamFromTheSimulatedDieSteersTheBallToTheGoal() throws {
+        let game = try Game(rulesFile: "rules/labyrinth.lua", players: ["Ann"], seed: 1)
+        let die = SimulatedDie(seed: 1)
+        let link = DieLink(session: GameSession(game: game), die: die)
+        die.connect()
+        #expect(die.sensorRates == [.accelerometer: 60])  // the rules' subscription reached the die
+        let recording = try SensorRecording.read("rules/tests/labyrinth/run-to-goal.csv", sensor: .accelerometer)
+        die.stream(recording)
+        #expect(game.now == 1500)  // the samples' times, on the game clock
+        link.run("tick 1s")
+        #expect(game.events.contains { $0.description == "say the ball reaches the goal of level 1 at 2032 ms" })
+        #expect(field(game, game.state, "level") == .integer(2))
+    }
+
+    @Test func theBotSteersThroughEveryLevelWithoutFalling() throws {
+        let game = try Game(rulesFile: "rules/labyrinth.lua", players: ["Ann"], seed: 1)
+        let moves = try game.playBotMoves(limit: 2000)
+        #expect(game.outcome == .win("Ann"), "after \(moves) moves")
+        #expect(field(game, game.state, "falls") == .integer(0))
+    }
+}
