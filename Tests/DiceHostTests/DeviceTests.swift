@@ -311,3 +311,18 @@ final class LinkedRace {
         #expect(field(game, game.state, "falls") == .integer(0))
     }
 }
+
+extension LabyrinthTests {
+    @Test func aSecondRecordingStartsFromTheGameClockAgain() throws {
+        let game = try Game(rulesFile: "rules/labyrinth.lua", players: ["Ann"], seed: 1)
+        let die = SimulatedDie(seed: 1)
+        let link = DieLink(session: GameSession(game: game), die: die)
+        die.connect()
+        let still = [0, 100, 200].map { SensorSample.tilt(x: 0, y: 0, at: $0) }
+        die.stream(still)
+        #expect(game.now == 200)
+        link.run("tick 1s")
+        die.stream(still)  // its clock starts over: played from now, not squeezed into one moment
+        #expect(game.now == 1400)
+    }
+}
