@@ -143,7 +143,7 @@ extension DiceHostCommand {
                     output.show(["^C"])
                 case .line(let line):
                     if let dieConsole, let lines = Interrupts.whileRunning(session.game.lua, { dieConsole.handle(line) }) {
-                        output.show(lines)
+                        if interactive { output.animateSpins(lines) } else { output.show(lines) }
                         continue
                     }
                     let reply = Interrupts.whileRunning(session.game.lua) { output.run(line, in: session) }
@@ -259,6 +259,21 @@ struct PlayOutput {
         let before = recorder.warning
         defer { if before == nil, let warning = recorder.warning { printError(warning) } }
         return try body()
+    }
+
+    /// At a terminal, a tumbling die's glyph spins in place before its line is shown.
+    func animateSpins(_ lines: [String]) {
+        for line in lines {
+            if line.hasPrefix("die rolling ") {
+                for glyph in line.dropFirst("die rolling ".count).split(separator: " ") {
+                    print("\r\u{1B}[K" + renderer.render("die rolling " + glyph), terminator: "")
+                    fflush(stdout)
+                    usleep(80_000)
+                }
+                print("\r\u{1B}[K", terminator: "")
+            }
+            show([line])
+        }
     }
 
     func clearPromptLine() {
