@@ -128,17 +128,23 @@ final class LinkedRace {
 
     @Test func theDieManagerReportsDiscoveryConnectionsAndFailures() throws {
         let good = SimulatedDie(seed: 1, name: "A"), flaky = SimulatedDie(seed: 2, faults: try .parse("connect-fails"), name: "B")
-        let manager = DieManager(scanner: SimulatedDie.Scanner(dice: [good, flaky]))
+        let locked = SimulatedDie(seed: 3, faults: try .parse("auth-fails"), name: "C")
+        let manager = DieManager(scanner: SimulatedDie.Scanner(dice: [good, flaky, locked]))
         var changes: [String] = []
         manager.onChange = { changes.append("\($0.name) \($0.state)") }
         manager.scan()
-        #expect(manager.dice.map(\.name) == ["A", "B"])
+        #expect(manager.dice.map(\.name) == ["A", "B", "C"])
         manager.connect(good.identifier)
         manager.connect(flaky.identifier)
+        manager.connect(locked.identifier)
         manager.disconnect(good.identifier)
         #expect(!manager.connect("nope"))
-        #expect(changes == ["A discovered", "B discovered", "A connecting", "A connected", "B connecting",
-                            "B connectionFailed(\"no answer from B (attempt 1)\")", "A disconnected(\"disconnected by the host\")"])
+        #expect(changes == ["A discovered", "B discovered", "C discovered", "A connecting", "A connected", "B connecting",
+                            "B connectionFailed(\"no answer from B (attempt 1)\")", "C connecting",
+                            "C authorisationFailed(\"C refused this host\\'s key\")", "A disconnected(\"disconnected by the host\")"])
+        #expect(manager.states[locked.identifier] == .authorisationFailed("C refused this host's key"))
+        manager.connect(flaky.identifier)  // the second attempt gets through
+        #expect(manager.states[flaky.identifier] == .connected)
     }
 
     @Test func faultListsParseAndBadOnesAreNamed() throws {
