@@ -16,6 +16,8 @@ public final class Game {
     public enum Outcome: Equatable, Sendable {
         case win(String)
         case draw
+        /// A lone player lost (`g:lose(p)` in a one-player game).
+        case loss(String)
     }
 
     /// Everything the host keeps outside Lua; copied for rollback (small: the growing
@@ -29,6 +31,7 @@ public final class Game {
         var pendingTurn: Int?
         var rolls = 0
         var turns = 0
+        var device = DeviceState()
     }
 
     struct ScheduledTimer {
@@ -43,6 +46,9 @@ public final class Game {
     public private(set) var playerNames: [String]
     public let seed: UInt64
     public let sourcePath: String
+    /// How the rules file is named in error messages: `sourcePath`, or as a rule test
+    /// names it (relative to the test), so a test reads the same from any folder.
+    public let displayPath: String
     /// The `--set` overrides the game was made with.
     public let overrides: [(String, String)]
 
@@ -87,22 +93,26 @@ public final class Game {
 
     /// Loads a rule script and starts a game.
     public convenience init(rulesFile path: String, players: [String], seed: UInt64 = 0,
-                            params: [(String, String)] = [], limits: LuaLimits = .default) throws {
+                            params: [(String, String)] = [], limits: LuaLimits = .default, displayPath: String? = nil) throws {
         let data: Data
         do { data = try LuaSourceFile.read(path, limit: limits.memoryBytes) } catch let problem as LuaSourceFile.Problem {
-            throw GameError.invalidRules("cannot read rule script \(path): \(problem.reason)", location: nil)
+            throw GameError.invalidRules("cannot read rule script \(displayPath ?? path): \(problem.reason)", location: nil)
         }
         try self.init(source: String(decoding: data, as: UTF8.self), path: path, players: players, seed: seed,
-                      params: params, limits: limits)
+                      params: params, limits: limits, displayPath: displayPath)
     }
 
     /// Loads a rule script from text; `path` names it in errors and locates `require`.
     /// With no players, the smallest table the rules allow sits down (P1, P2, …).
+    /// `displayPath` names the script (and the folder of the scripts it requires) in
+    /// error messages instead of `path`.
     public init(source: String, path: String, players: [String], seed: UInt64 = 0,
-                params: [(String, String)] = [], limits: LuaLimits = .default) throws {
+                params: [(String, String)] = [], limits: LuaLimits = .default, displayPath: String? = nil) throws {
         lua = try LuaState(limits: limits)
         lua.moduleDirectory = (path as NSString).deletingLastPathComponent
+        if let displayPath { lua.moduleChunkDirectory = (displayPath as NSString).deletingLastPathComponent }
         sourcePath = path
+        self.displayPath = displayPath ?? path
         playerNames = players
         self.seed = seed
         overrides = params
@@ -157,6 +167,7 @@ public final class Game {
     public func roll(values: [Int]? = nil, flag: Roll.Flag = .ok, by player: String? = nil) throws {
         try transaction {
             let seat = try self.seat(of: player)
+            if player != nil { try checkTurn(seat: seat, input: "roll") }
             let dice = rules.dice
             var roll: Roll
             if flag != .ok {
@@ -174,6 +185,7 @@ public final class Game {
                 roll = Roll(values: values, total: dice.total(of: values))
             }
             host.rolls += 1
+            host.device.awaitingRoll = !roll.ok // the die rolls again after a flagged roll (see Game+Device)
             log(.roll(player: playerNames[seat - 1], roll: roll))
             var arguments: [LuaValue] = [hooks.roll, .table(g), try playerValue(seat), .integer(Int64(roll.total)), .string(roll.flag.rawValue)]
             for value in roll.values { arguments.append(.integer(Int64(value))) }
@@ -189,6 +201,7 @@ public final class Game {
                 throw GameError.refused("unknown action '\(name)' (\(known))")
             }
             let seat = try self.seat(of: player)
+            if player != nil { try checkTurn(seat: seat, input: name) }
             try call(.function(f), [.table(g), try playerValue(seat)] + arguments)
         }
     }
@@ -244,6 +257,7 @@ public final class Game {
         let saved = checkpoint()
         do {
             host = HostState()
+            host.device.keepConnection(of: saved.host.device) // a new game on the same die
             restarts += 1
             try start()
         } catch {
@@ -419,6 +433,7 @@ public final class Game {
         switch host.outcome {
         case .win(let p)?: return "\(p) won"
         case .draw?: return "a draw"
+        case .loss(let p)?: return "\(p) lost"
         case nil: return "in progress"
         }
     }
@@ -461,6 +476,7 @@ public final class Game {
             try lua.charge(Self.turnPassCost)
             let player = try playerValue(seat)
             host.turns += 1
+            host.device.awaitingRoll = true // a turn begins: roll updates on (see Game+Device)
             log(.turn(player: playerNames[seat - 1]))
             try callHook(hooks.turn, [.table(g), player])
         }

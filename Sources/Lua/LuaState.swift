@@ -23,6 +23,10 @@ public final class LuaState {
 
     /// Where `require` looks for modules: the folder of the script loaded first.
     public var moduleDirectory: String?
+    /// How modules found in `moduleDirectory` are named in messages (their chunk names):
+    /// this folder instead, e.g. the folder as a rule test names it ("..") so an error
+    /// reads the same whatever folder the host runs in. Nil: `moduleDirectory`.
+    public var moduleChunkDirectory: String?
     /// Every chunk name loaded, to restore names Lua shortened to "...tail" (it keeps
     /// only 60 characters of a chunk name in messages).
     var chunkNames: Set<String> = []
