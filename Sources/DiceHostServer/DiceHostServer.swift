@@ -19,6 +19,8 @@ public final class DiceHostServer: Sendable {
         /// A folder each room writes its log to (one JSON Lines file a room); nil: none.
         public var logDirectory: String?
         public var limits = ServerLimits()
+        /// The least severe messages of the HTTP server that are logged ($LOG_LEVEL overrides).
+        public var logLevel = "warning"
 
         public init(rulesDirectory: String, host: String = "127.0.0.1", port: Int = 8080, logDirectory: String? = nil, limits: ServerLimits = ServerLimits()) {
             self.rulesDirectory = rulesDirectory
@@ -46,7 +48,7 @@ public final class DiceHostServer: Sendable {
     /// `onStart` gets the port once the server listens.
     public func run(signals: Bool = false, onStart: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
         var logger = Logger(label: "dicehost-serve")
-        logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
+        logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? Logger.Level(rawValue: configuration.logLevel) ?? .warning
         let router = Router(context: BasicWebSocketRequestContext.self)
         web.addRoutes(to: router)
         router.get("/health") { _, _ in "ok\n" }

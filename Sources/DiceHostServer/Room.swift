@@ -70,9 +70,9 @@ actor Room {
         guard subscribers.count < limits.connectionsPerRoom else { return refuse(client, "room-full", "room \(id) has \(limits.connectionsPerRoom) connections, the most it takes") }
         seats.append(Seat(name: name, token: Self.makeToken()))
         let seat = seats.count - 1
-        attach(client, seat: seat)
         client.send(message("joined", ["seat": "\(seat + 1)", "name": name.jsonQuoted, "token": seats[seat].token.jsonQuoted]))
-        if seats.count == seatCount { startGame() } else { broadcastState() }
+        attach(client, seat: seat)
+        if seats.count == seatCount { startGame() }
         return true
     }
 
@@ -82,26 +82,27 @@ actor Room {
             return refuse(client, "bad-token", "that token holds no seat in room \(id)")
         }
         guard subscribers.count < limits.connectionsPerRoom else { return refuse(client, "room-full", "room \(id) has \(limits.connectionsPerRoom) connections, the most it takes") }
-        attach(client, seat: seat)
         client.send(message("joined", ["seat": "\(seat + 1)", "name": seats[seat].name.jsonQuoted, "token": token.jsonQuoted,
                                        "lastSeq": "\(seats[seat].lastSeq)", "rejoined": "true"]))
-        broadcastState()
+        attach(client, seat: seat)
         return true
     }
 
     func watch(client: ClientChannel) -> Bool {
         guard !closed else { return refuse(client, "no-room", "room \(id) is closed") }
         guard subscribers.count < limits.connectionsPerRoom else { return refuse(client, "room-full", "room \(id) has \(limits.connectionsPerRoom) connections, the most it takes") }
-        attach(client, seat: nil)
         client.send(message("watching", [:]))
-        broadcastState()
+        attach(client, seat: nil)
         return true
     }
 
+    /// Adds the client to the room: it gets the state and the recent events, the others
+    /// the new state (who is here).
     private func attach(_ client: ClientChannel, seat: Int?) {
         subscribers[client.id] = Subscriber(client: client, seat: seat)
         if let seat { seats[seat].connections += 1 }
         client.send(fullState())
+        broadcastState(except: client.id)
     }
 
     /// The client left or its connection closed. Before the game starts a leaving player
@@ -321,12 +322,12 @@ actor Room {
         scheduleTimer()
     }
 
-    private func broadcastState() {
-        broadcast(message("state", ["state": stateJSON()]))
+    private func broadcastState(except skipped: UInt64? = nil) {
+        broadcast(message("state", ["state": stateJSON()]), except: skipped)
     }
 
-    private func broadcast(_ text: String) {
-        for subscriber in subscribers.values { subscriber.client.send(text) }
+    private func broadcast(_ text: String, except skipped: UInt64? = nil) {
+        for subscriber in subscribers.values where subscriber.client.id != skipped { subscriber.client.send(text) }
     }
 
     /// The state with the last events (for a client that joins or comes back).

@@ -124,7 +124,6 @@ enum ClientMessage: Equatable {
         }
     }
 }
-}
 
 /// One argument of an action, as JSON gives it (the rules see Lua values).
 enum ActionArgument: Equatable {

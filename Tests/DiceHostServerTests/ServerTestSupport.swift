@@ -13,7 +13,9 @@ struct TestServer {
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("rules").path
 
     static func start(rules: String = repositoryRules, logs: String? = nil, limits: ServerLimits = ServerLimits()) async throws -> TestServer {
-        let server = try DiceHostServer(configuration: .init(rulesDirectory: rules, port: 0, logDirectory: logs, limits: limits))
+        var configuration = DiceHostServer.Configuration(rulesDirectory: rules, port: 0, logDirectory: logs, limits: limits)
+        configuration.logLevel = "critical" // stopping the server at the end of a test is not an error
+        let server = try DiceHostServer(configuration: configuration)
         let (ports, found) = AsyncStream.makeStream(of: Int.self)
         let task = Task { try await server.run { found.yield($0) } }
         var iterator = ports.makeAsyncIterator()
@@ -96,11 +98,23 @@ final class TestClient: @unchecked Sendable {
         return nil
     }
 
-    /// Reads whatever arrives within `time`.
-    func drain(for time: Duration = .milliseconds(300)) async -> [[String: Any]] {
+    /// Reads what arrives until nothing comes for `quiet`, or for at most `time`.
+    func drain(for time: Duration = .milliseconds(300), quiet: Duration? = nil) async -> [[String: Any]] {
         var out: [[String: Any]] = []
-        while let message = await next(timeout: time) { out.append(message) }
+        let deadline = ContinuousClock.now + time
+        while ContinuousClock.now < deadline, let message = await next(timeout: min(quiet ?? time, deadline - ContinuousClock.now)) {
+            out.append(message)
+        }
         return out
+    }
+
+    /// Reads until an `events` message with an event whose text is `text`.
+    func nextEvents(saying text: String, timeout: Duration = .seconds(10)) async -> [String: Any]? {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline, let message = await next("events", timeout: deadline - ContinuousClock.now) {
+            if (message["events"] as? [[String: Any]])?.contains(where: { $0["text"] as? String == text }) == true { return message }
+        }
+        return nil
     }
 
     /// Sends hello and reads the server's hello.
