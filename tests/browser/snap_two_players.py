@@ -69,6 +69,18 @@ def log_count(driver):
     return len(driver.find_elements(By.CSS_SELECTOR, "#log li[data-index]"))
 
 
+def game_log(driver):
+    """The game's events as shown (not the refusals the page adds for its own player)."""
+    return [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#log li[data-index]")]
+
+
+def screenshot(driver, name):
+    """With SCREENSHOTS=DIR, saves the window as DIR/NAME.png (to look at the page)."""
+    folder = os.environ.get("SCREENSHOTS")
+    if folder:
+        driver.save_screenshot(os.path.join(folder, name + ".png"))
+
+
 def click(driver, selector):
     driver.find_element(By.CSS_SELECTOR, selector).click()
 
@@ -117,6 +129,7 @@ def main():
         assert bob.find_element(By.ID, "notice").is_displayed()
         click(bob, "#roll")
         wait(bob, shows(bob, "notice", "it is Ann's turn, not yours"), "the refused roll on Bob's screen")
+        screenshot(bob, "bob-refused")
         time.sleep(0.3)
         assert log_count(ann) == before, "a refused input changed the game"
 
@@ -124,7 +137,7 @@ def main():
         click(ann, 'button[data-action="flip"]')
         wait(bob, shows(bob, "log", "Ann turns over"), "Ann's card on Bob's screen")
         wait(bob, shows(bob, "turn", "Your turn"), "Bob's turn")
-        assert text_of(ann, "log") == text_of(bob, "log"), "both logs agree"
+        wait(ann, lambda d: game_log(d) == game_log(bob), "the same log in both windows")
 
         # Bob reloads the page: back in the same seat, with the game as it was.
         bob.refresh()
@@ -137,6 +150,9 @@ def main():
         wait(ann, shows(ann, "log", "turns over"), "Bob's flip")
         wait(ann, lambda d: text_of(d, "log").count("turns over") == 2, "Bob's flip after the reload on Ann's screen")
 
+        screenshot(bob, "bob-after-reload")
+        screenshot(ann, "ann-lobby-after")
+
         # Bob calls snap until he is out of cards: a whole game, to its end.
         for _ in range(80):
             if "Game over" in text_of(bob, "phase"):
@@ -147,6 +163,7 @@ def main():
         wait(ann, shows(ann, "phase", "Game over: Ann won"), "the end on Ann's screen")
         wait(bob, shows(bob, "phase", "Game over: Ann won"), "the end on Bob's screen")
         assert "Ann wins!" in text_of(ann, "log")
+        screenshot(ann, "ann-game-over")
         assert ann.find_element(By.ID, "restart").is_displayed()
         assert not bob.find_element(By.CSS_SELECTOR, 'button[data-action="snap"]').is_enabled()
         print("browser test: a whole game of Snap in two windows, reload and refusals: ok (%.1f s)" % (time.time() - started))
