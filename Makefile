@@ -5,7 +5,7 @@
 RULES ?= rules/race.lua
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: deps build play test test-browser loadtest serve bench clean fuzz fuzz-build fuzz-smoke fuzz-crashes
+.PHONY: deps build play test test-browser loadtest serve bench clean fuzz fuzz-build fuzz-smoke fuzz-crashes example test-example
 
 deps:
 	@bash scripts/ensure-deps.sh
@@ -20,6 +20,7 @@ test: deps
 	swift build --build-tests $(SWIFT_BUILD_FLAGS)
 	swift test --skip-build
 	.build/debug/dicehost test rules/tests examples/rules/tests
+	$(MAKE) test-example
 	$(MAKE) test-browser
 
 # Two Chromium windows play Snap on `dicehost serve` (installs chromium, chromium-driver
@@ -36,6 +37,19 @@ serve: build
 loadtest: deps
 	swift build -c release $(SWIFT_BUILD_FLAGS)
 	bash loadtest/run.sh
+
+# The embedding example (examples/RaceToSpace, its own package depending on this one by
+# path), built in its own scratch folder; its test compares what it draws with the
+# expected frames (after an intended change: `make example > examples/RaceToSpace/expected-output.txt`).
+EXAMPLE_SCRATCH_PATH = .build-example
+example: deps
+	@swift build --package-path examples/RaceToSpace --scratch-path $(EXAMPLE_SCRATCH_PATH) $(SWIFT_BUILD_FLAGS) >&2
+	@$(EXAMPLE_SCRATCH_PATH)/debug/RaceToSpace rules/race.lua
+
+test-example: deps
+	swift build --package-path examples/RaceToSpace --scratch-path $(EXAMPLE_SCRATCH_PATH) $(SWIFT_BUILD_FLAGS)
+	$(EXAMPLE_SCRATCH_PATH)/debug/RaceToSpace rules/race.lua | diff -u examples/RaceToSpace/expected-output.txt -
+	@echo "example: RaceToSpace drew the expected frames"
 
 bench: deps
 	swift build -c release $(SWIFT_BUILD_FLAGS)

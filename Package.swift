@@ -14,6 +14,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        // `swift package generate-documentation --target DiceHost` (the DocC catalog in Sources/DiceHost/DiceHost.docc).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
     ],
     targets: [
         // Lua 5.4 from the system (Debian: liblua5.4-dev) plus the C helpers Swift cannot write.
@@ -61,6 +63,7 @@ let package = Package(
         .testTarget(
             name: "DiceHostServerTests",
             dependencies: [
+                "DiceHost",
                 "DiceHostServer",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ]

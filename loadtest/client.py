@@ -23,6 +23,11 @@ import websockets
 PLAYERS = 4
 
 
+def canonical(event):
+    """An event without its "text" (the room log adds the event's one-line form there)."""
+    return json.dumps({k: v for k, v in event.items() if k != "text"}, sort_keys=True, ensure_ascii=False)
+
+
 class Player:
     def __init__(self, room, name, url, stats, rng):
         self.room, self.name, self.url, self.stats, self.rng = room, name, url, stats, rng
@@ -52,7 +57,7 @@ class Player:
             if first < len(self.events):
                 events = events[len(self.events) - first:]
         for event in events:
-            self.events.append(json.dumps(event, sort_keys=True, ensure_ascii=False))
+            self.events.append(canonical(event))
 
     async def run(self, create, joined_all, stop_at):
         async with websockets.connect(self.url + "?room=" + self.room, max_size=1 << 24, open_timeout=60,
@@ -147,7 +152,7 @@ def room_logs(directories):
             with open(path, encoding="utf-8") as f:
                 for line in f:
                     for event in json.loads(line).get("events", []):
-                        events.append(json.dumps(event, sort_keys=True, ensure_ascii=False))
+                        events.append(canonical(event))
             logs.setdefault(room, []).append((directory, events))
     return logs
 

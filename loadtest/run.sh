@@ -79,7 +79,7 @@ cat > "$work/nginx/nginx.conf" <<CONF
 worker_processes 1;
 pid $work/nginx/nginx.pid;
 error_log $work/nginx/error.log warn;
-events { worker_connections 8192; }
+events { worker_connections 4000; }
 http {
   access_log off;
   client_body_temp_path $work/nginx; proxy_temp_path $work/nginx; fastcgi_temp_path $work/nginx;

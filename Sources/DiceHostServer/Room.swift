@@ -183,9 +183,10 @@ actor Room {
         case .restart:
             let game = try startedGame()
             guard game.isOver else { throw ProtocolError("refused", "the game is still going; restart after it ends") }
+            let before = game.events.count
             try game.restart()
             origin = ContinuousClock.now
-            log?.input("restart", time: 0, events: game.events[sentEvents...])
+            log?.input("restart", time: game.now, events: game.events[before...])
         case .roll(let values):
             let game = try startedGame()
             try catchUpClock()
@@ -208,7 +209,7 @@ actor Room {
                 throw ProtocolError("unknown-action", "unknown action '\(action)' (\(known))")
             }
             let before = game.events.count
-            try game.act(action, by: name, arguments: arguments.map(\.luaValue))
+            try game.act(action, by: name, arguments: arguments.map(\.commandValue))
             log?.input("as \(name) \(action)" + arguments.map { " " + $0.commandText }.joined(), time: game.now, events: game.events[before...])
         }
     }
@@ -227,7 +228,7 @@ actor Room {
             session = GameSession(game: game)
             origin = ContinuousClock.now
             if limits.watchRules { watcher = RulesWatcher(game: game) }
-            log?.start(rules: entry.file, players: game.playerNames, seed: seed, params: params, events: game.events[...])
+            log?.start(game)
             broadcastPending(cause: "{\"input\":\"start\"}")
         } catch {
             broadcast(message("error", ["code": "\"rule-error\"", "message": "the game could not start: \(error)".jsonQuoted]))
@@ -420,13 +421,16 @@ actor Room {
 }
 
 extension ActionArgument {
-    var luaValue: LuaValue {
-        switch self {
-        case .integer(let n): return .integer(n)
-        case .number(let d): return .number(d)
-        case .string(let s): return .string(s)
-        case .boolean(let b): return .boolean(b)
-        }
+    /// The value the rules get: the argument's text read as the REPL reads a word
+    /// (integer, finite number, true/false, else a string), so the room log's command
+    /// line replays to the same value ("25" and 25 are both the integer 25).
+    var commandValue: LuaValue {
+        let text = commandText
+        if let i = Int64(text) { return .integer(i) }
+        if let d = Double(text), d.isFinite { return .number(d) }
+        if text == "true" { return .boolean(true) }
+        if text == "false" { return .boolean(false) }
+        return .string(text)
     }
 
     /// The argument as the REPL types it (for the room log).

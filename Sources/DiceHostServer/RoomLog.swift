@@ -1,12 +1,15 @@
 import DiceHost
 import Foundation
 
-/// A room's log, one JSON object a line: the game (rules, players, seed, params), then
-/// each input in the REPL's words ("as Ann roll", "tick 1500ms", "as Bob snap") with
-/// the events it caused. The inputs with the seed replay the game exactly; the events
-/// are what every client of the room was sent, in order.
+/// A room's log in the replay format (`GameLog`, JSON Lines): a header when the game
+/// starts (rules and their hash, params, seed, players, the start events), then one line
+/// per input as the REPL would type it (`as Ann roll`, `as Bob snap`, `tick 1500ms`,
+/// `restart`, `reload`) with the events it caused. `dicehost replay FILE` plays it again
+/// and checks every event; the events are also what every client of the room was sent,
+/// in order. Refused inputs change nothing and are not written.
 final class RoomLog {
     let file: AppendingLogFile
+    private var count = 0
     private(set) var warning: String?
 
     init(directory: String, room: String) throws {
@@ -17,18 +20,17 @@ final class RoomLog {
 
     var path: String { file.path }
 
-    func start<S: Sequence>(rules: String, players: [String], seed: UInt64, params: [(String, String)], events: S) where S.Element == GameEvent {
-        let fields = params.map { "\($0.0.jsonQuoted):\($0.1.jsonQuoted)" }.joined(separator: ",")
-        write("{\"type\":\"game\",\"protocol\":\(ServerProtocol.version),\"rules\":\(rules.jsonQuoted),"
-              + "\"players\":[\(players.map(\.jsonQuoted).joined(separator: ","))],\"seed\":\(seed),\"params\":{\(fields)},"
-              + "\"events\":[\(events.map(\.json).joined(separator: ","))]}")
+    func start(_ game: Game) {
+        count = 0
+        write(GameLog.line(GameLog.Header(game: game)))
     }
 
     func input<S: Sequence>(_ line: String, time: Int, events: S) where S.Element == GameEvent {
-        write("{\"type\":\"input\",\"t\":\(time),\"input\":\(line.jsonQuoted),\"events\":[\(events.map(\.json).joined(separator: ","))]}")
+        count += 1
+        write(GameLog.line(GameLog.Entry(n: count, input: line, t: time, events: events.map(GameLog.json), error: nil)))
     }
 
     private func write(_ line: String) {
-        if let failed = file.append(line + "\n") { warning = failed }
+        if let failed = file.append(line + "\n"), warning == nil { warning = failed }
     }
 }

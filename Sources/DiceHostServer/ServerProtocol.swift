@@ -137,8 +137,12 @@ enum ActionArgument: Equatable {
             guard d.isFinite else { throw ProtocolError("bad-field", "an action argument must be a finite number") }
             self = .number(d)
         case .string(let text):
-            guard text.utf8.count <= ServerProtocol.maxArgumentBytes else {
-                throw ProtocolError("bad-field", "an action argument may have at most \(ServerProtocol.maxArgumentBytes) bytes, got \(text.utf8.count)")
+            guard (1...ServerProtocol.maxArgumentBytes).contains(text.utf8.count) else {
+                throw ProtocolError("bad-field", "an action argument must have 1 to \(ServerProtocol.maxArgumentBytes) bytes, got \(text.utf8.count)")
+            }
+            // One word, as the REPL and the room log type it.
+            guard !text.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.properties.generalCategory == .control }) else {
+                throw ProtocolError("bad-field", "an action argument is one word: no spaces or control characters")
             }
             self = .string(text)
         default:
@@ -212,8 +216,8 @@ struct JSONFields {
             throw ProtocolError("bad-name", "a name must have 1 to \(ServerProtocol.maxNameCharacters) characters")
         }
         guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format
-            || $0.properties.generalCategory == .lineSeparator || $0.properties.generalCategory == .paragraphSeparator || $0 == "," }) else {
-            throw ProtocolError("bad-name", "a name may not hold control characters or commas")
+            || $0.properties.isWhitespace || $0 == "," }) else {
+            throw ProtocolError("bad-name", "a name is one word: no spaces, commas or control characters")
         }
         return name
     }

@@ -1,3 +1,4 @@
+import DiceHost
 import DiceHostServer
 import Foundation
 import Testing
@@ -49,6 +50,8 @@ struct ProtocolTests {
             ("{\"type\":\"join\",\"room\":\"../etc\",\"name\":\"Ann\"}", "bad-room", "letters, digits"),
             ("{\"type\":\"join\",\"room\":\"abc\",\"name\":\"\"}", "bad-name", "1 to 32"),
             ("{\"type\":\"join\",\"room\":\"abc\",\"name\":\"A\\nB\"}", "bad-name", "control characters"),
+            ("{\"type\":\"join\",\"room\":\"abc\",\"name\":\"Ann Lee\"}", "bad-name", "no spaces"),
+            ("{\"type\":\"action\",\"seq\":1,\"name\":\"x\",\"args\":[\"two words\"]}", "bad-field", "one word"),
             ("{\"type\":\"join\",\"room\":\"nosuch\",\"name\":\"Ann\"}", "no-room", "there is no room nosuch"),
             ("{\"type\":\"roll\",\"seq\":0}", "bad-field", "\"seq\" must be a whole number from 1"),
             ("{\"type\":\"roll\",\"seq\":1.5}", "bad-field", "\"seq\""),
@@ -303,12 +306,13 @@ struct ProtocolTests {
         }
     }
 
-    @Test func theRoomLogHoldsEveryEventEachClientWasSent() async throws {
+    @Test func theRoomLogHoldsEveryEventEachClientWasSentAndReplays() async throws {
         let logs = FileManager.default.temporaryDirectory.appendingPathComponent("dicehost-logs-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: logs, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: logs) }
         let server = try await TestServer.start(logs: logs)
         defer { server.stop() }
+        // Timers fire on the server's clock (200 ms), players act between them.
         let (ann, bob, room, _) = try await snapRoom(server, params: ["flip_ms": 200])
         for seq in 1...3 {
             ann.send(["type": "roll", "seq": seq])
@@ -316,6 +320,7 @@ struct ProtocolTests {
             try await Task.sleep(for: .milliseconds(250))
         }
         bob.send(["type": "action", "seq": 1, "name": "snap"])
+        bob.send(["type": "action", "seq": 2, "name": "show", "args": [25, "red", true]])
         try await Task.sleep(for: .milliseconds(300))
         var seen: [String] = []
         _ = await bob.drain(for: .seconds(1))
@@ -325,7 +330,8 @@ struct ProtocolTests {
             for event in message["events"] as? [[String: Any]] ?? [] { seen.append(Self.canonical(event)) }
         }
         let file = try #require(try FileManager.default.contentsOfDirectory(atPath: logs).first { $0.hasPrefix("room-\(room)-") })
-        let lines = try String(contentsOfFile: logs + "/" + file, encoding: .utf8).split(separator: "\n")
+        let path = logs + "/" + file
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
         var logged: [String] = []
         for line in lines {
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
@@ -333,11 +339,23 @@ struct ProtocolTests {
         }
         #expect(seen.count > 5)
         #expect(seen == Array(logged.prefix(seen.count)))
-        #expect(lines.first?.contains("\"type\":\"game\"") == true)
+        #expect(lines.first?.contains("\"dicehost_log\":1") == true)
         #expect(lines.contains { $0.contains("\"input\":\"as Ann roll\"") })
+        #expect(lines.contains { $0.contains("\"input\":\"as Bob show 25 red true\"") })
+        #expect(lines.contains { $0.contains("\"input\":\"tick ") })
+
+        // The online game, replayed from the log by `dicehost replay`'s engine: every event matches.
+        server.stop()
+        try await Task.sleep(for: .milliseconds(200))
+        let report = GameReplay.run(try GameLog.read(path))
+        #expect(report.matched, "\(report.lines.joined(separator: "\n"))")
+        #expect((report.games.first?.matchedInputs ?? 0) >= 5)
     }
 
+    /// An event without its `text` (the log adds the event's one-line form there).
     static func canonical(_ object: [String: Any]) -> String {
-        String(decoding: (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data(), as: UTF8.self)
+        var object = object
+        object["text"] = nil
+        return String(decoding: (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data(), as: UTF8.self)
     }
 }
