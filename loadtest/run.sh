@@ -68,6 +68,13 @@ watch_memory "$one_pid" "$work/one.rss" & pids+=($!)
 "$venv/bin/python" loadtest/client.py --url "ws://127.0.0.1:$port/ws" --rooms "$rooms" --seconds "$seconds" --logs "$work/one" --prefix one
 echo "server memory: peak resident $(( $(cat "$work/one.rss") / 1024 )) MiB (after the run: $(( $(awk '/VmRSS/ {print $2}' /proc/$one_pid/status) / 1024 )) MiB)"
 kill "$one_pid"
+wait "$one_pid" 2>/dev/null || true
+replayed=0
+for log in $(ls "$work"/one/room-*.jsonl | head -20); do
+  "$bin" replay "$log" > "$work/replay.out" 2>&1 || { echo "loadtest: dicehost replay $log failed:"; tail -5 "$work/replay.out"; exit 1; }
+  replayed=$((replayed + 1))
+done
+echo "dicehost replay: $replayed room logs replayed, every event matches ($(tail -1 "$work/replay.out"))"
 
 echo
 echo "== two servers behind nginx (hash \$arg_room consistent): $rooms rooms x 4 clients, ${nginx_seconds}s"

@@ -12,6 +12,7 @@ final class ClientConnection {
     private var tokens: Double
     private var lastRefill = ContinuousClock.now
     private var refusalsInARow = 0
+    private var roomsCreated = 0
     /// Set when the connection should close after the current message.
     private(set) var closing = false
 
@@ -61,8 +62,12 @@ final class ClientConnection {
         case .rules: channel.send("{\"type\":\"rules\",\"rules\":\(lobby.catalog.json)}")
         case .rooms: channel.send("{\"type\":\"rooms\",\"rooms\":[\(await lobby.list().joined(separator: ","))]}")
         case .create(let request):
+            guard roomsCreated < limits.roomsPerConnection else {
+                return sendError("too-many-rooms", "one connection may create at most \(limits.roomsPerConnection) rooms")
+            }
             do {
                 let room = try await lobby.create(request)
+                roomsCreated += 1
                 channel.send("{\"type\":\"created\",\"room\":\(room.id.jsonQuoted),\"rules\":\(request.rules.jsonQuoted)}")
             } catch let error as ProtocolError {
                 sendError(error.code, error.message)

@@ -91,7 +91,13 @@ public final class DiceHostServer: Sendable {
                 for room in await lobby.allRooms { await room.pollRules() }
             }
         } : nil
-        defer { watcher?.cancel() }
+        let sweeper = Task { [lobby] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(30))
+                await lobby.sweep()
+            }
+        }
+        defer { watcher?.cancel(); sweeper.cancel() }
         try await app.runService(gracefulShutdownSignals: signals ? [.sigterm, .sigint] : [])
     }
 }

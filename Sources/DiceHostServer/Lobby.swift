@@ -57,6 +57,14 @@ actor Lobby {
 
     var allRooms: [Room] { Array(rooms.values) }
 
+    /// Closes the rooms nobody has been connected to for `limits.idleRoomSeconds`.
+    func sweep() async {
+        for (id, room) in rooms where await room.idleLongerThan(seconds: limits.idleRoomSeconds) {
+            await room.close()
+            rooms[id] = nil
+        }
+    }
+
     private func newID() -> String {
         let letters = Array("abcdefghjkmnpqrstuvwxyz23456789")
         while true {

@@ -34,6 +34,9 @@ actor Room {
     /// When game time 0 was, on the server's clock.
     private var origin = ContinuousClock.now
     private var timerTask: Task<Void, Never>?
+    /// After a timer failed (the rules raised, or ran out of budget), the clock waits
+    /// this long before it tries again, instead of spinning.
+    private var retryAfter: ContinuousClock.Instant?
     private var watcher: RulesWatcher?
     let log: RoomLog?
     /// Stopped rooms (removed from the lobby) take no more inputs.
@@ -100,6 +103,7 @@ actor Room {
     /// the new state (who is here).
     private func attach(_ client: ClientChannel, seat: Int?) {
         subscribers[client.id] = Subscriber(client: client, seat: seat)
+        idleSince = nil
         if let seat { seats[seat].connections += 1 }
         client.send(fullState())
         broadcastState(except: client.id)
@@ -109,6 +113,7 @@ actor Room {
     /// frees the seat; after, the seat waits for its token.
     func detach(clientID: UInt64, leaving: Bool) {
         guard let subscriber = subscribers.removeValue(forKey: clientID) else { return }
+        if subscribers.isEmpty { idleSince = ContinuousClock.now }
         if let seat = subscriber.seat {
             seats[seat].connections -= 1
             if leaving, game == nil, seats[seat].connections == 0 { seats.remove(at: seat); renumberSubscribers(after: seat) }
@@ -122,7 +127,13 @@ actor Room {
         }
     }
 
-    var isIdle: Bool { subscribers.isEmpty }
+    /// Since when nobody is connected (nil while someone is).
+    private var idleSince: ContinuousClock.Instant? = ContinuousClock.now
+
+    func idleLongerThan(seconds: Int) -> Bool {
+        guard subscribers.isEmpty, let idleSince else { return false }
+        return ContinuousClock.now - idleSince > .seconds(seconds)
+    }
 
     // MARK: Inputs
 
@@ -261,7 +272,8 @@ actor Room {
         timerTask?.cancel()
         timerTask = nil
         guard !closed, let game, let due = game.nextTimerDue else { return }
-        let deadline = origin.advanced(by: .milliseconds(due))
+        var deadline = origin.advanced(by: .milliseconds(due))
+        if let retryAfter, retryAfter > deadline { deadline = retryAfter }
         timerTask = Task { [weak self] in
             try? await Task.sleep(until: deadline, clock: .continuous)
             guard !Task.isCancelled else { return }
@@ -270,7 +282,11 @@ actor Room {
     }
 
     private func timerDue() {
-        do { try catchUpClock() } catch {
+        do {
+            try catchUpClock()
+            retryAfter = nil
+        } catch {
+            retryAfter = ContinuousClock.now + .seconds(1)
             broadcast(message("error", ["code": "\"rule-error\"", "message": "a timer failed: \(error)".jsonQuoted]))
         }
         broadcastPending(cause: "{\"input\":\"clock\"}")

@@ -8,6 +8,10 @@ public struct ServerLimits: Sendable {
     /// Rooms one server holds, and connections (players and spectators) one room takes.
     public var rooms = 5_000
     public var connectionsPerRoom = 64
+    /// Rooms one connection may create.
+    public var roomsPerConnection = 20
+    /// A room nobody is connected to is closed after this long (its log stays).
+    public var idleRoomSeconds = 1_800
     /// Messages waiting to be sent to one client; a client that falls further behind is
     /// disconnected (it comes back with its token and gets the current state).
     public var outboundBacklog = 1_024
