@@ -43,10 +43,13 @@ loadtest: deps
 # expected frames (after an intended change: `make example > examples/RaceToSpace/expected-output.txt`).
 EXAMPLE_SCRATCH_PATH = .build-example
 example: deps
+	@rm -f $(EXAMPLE_SCRATCH_PATH)/debug.yaml
 	@swift build --package-path examples/RaceToSpace --scratch-path $(EXAMPLE_SCRATCH_PATH) $(SWIFT_BUILD_FLAGS) >&2
 	@$(EXAMPLE_SCRATCH_PATH)/debug/RaceToSpace rules/race.lua
 
 test-example: deps
+	@# Re-plan every time: a merge that adds source files to DiceHost is otherwise missed.
+	rm -f $(EXAMPLE_SCRATCH_PATH)/debug.yaml
 	swift build --package-path examples/RaceToSpace --scratch-path $(EXAMPLE_SCRATCH_PATH) $(SWIFT_BUILD_FLAGS)
 	$(EXAMPLE_SCRATCH_PATH)/debug/RaceToSpace rules/race.lua | diff -u examples/RaceToSpace/expected-output.txt -
 	@echo "example: RaceToSpace drew the expected frames"

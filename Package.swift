@@ -14,6 +14,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        // Exact rationals for dice distributions and exact odds.
+        .package(url: "https://github.com/attaswift/BigInt", exact: "6.0.1"),
         // `swift package generate-documentation --target DiceHost` (the DocC catalog in Sources/DiceHost/DiceHost.docc).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
     ],
@@ -34,7 +36,7 @@ let package = Package(
         // watchdog, protected calls, sandbox, determinism, patterns, snapshots).
         .target(name: "CLuaSupport", dependencies: ["CLua"]),
         .target(name: "Lua", dependencies: ["CLua", "CLuaSupport"]),
-        .target(name: "DiceHost", dependencies: ["Lua"]),
+        .target(name: "DiceHost", dependencies: ["Lua", .product(name: "BigInt", package: "BigInt")]),
         // The multiplayer server (`dicehost serve`): rooms over WebSocket and the browser table.
         // DiceHost never depends on it.
         .target(
@@ -53,12 +55,13 @@ let package = Package(
                 "DiceHostServer",
                 "CEditLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "BigInt", package: "BigInt"),
             ]
         ),
         .executableTarget(name: "bench-calls", dependencies: ["Lua"], path: "bench/calls"),
         .executableTarget(name: "bench-roll", dependencies: ["DiceHost"], path: "bench/roll"),
         .testTarget(name: "LuaTests", dependencies: ["Lua"]),
-        .testTarget(name: "DiceHostTests", dependencies: ["DiceHost"]),
+        .testTarget(name: "DiceHostTests", dependencies: ["DiceHost", .product(name: "BigInt", package: "BigInt")]),
         .testTarget(name: "dicehostTests", dependencies: ["dicehost"]),
         .testTarget(
             name: "DiceHostServerTests",

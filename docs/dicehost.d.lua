@@ -15,6 +15,7 @@
 ---@field ok boolean
 ---@field doubles boolean
 ---@field previous Roll|nil
+---@field kept integer[]|nil positions kept from the last roll (`roll keep 1 3`), else nil
 
 ---@class Game
 ---@field players Player[]
@@ -26,12 +27,14 @@ local Game = {}
 ---@param fmt string
 function Game:say(fmt, ...) end
 ---@param name string
----@param data any
+---@param data any a table prints its contents in pairs order: {a=1, hand={A♠, 10♥}}
 function Game:emit(name, data) end
+---Sets g.current at once; the new player's turn hook runs after the current hook returns.
 ---@param p Player|nil
 function Game:next_turn(p) end
 ---@param p Player
 function Game:win(p) end
+---Takes p out; the last player left wins. In a one-player game, the game is lost.
 ---@param p Player
 function Game:lose(p) end
 function Game:draw() end
@@ -51,11 +54,13 @@ function Game:is_over() end
 ---@field players integer[]|integer
 ---@field dice string
 ---@field params table
----@field actions table<string, fun(g: Game, p: Player, ...: any)>
+---@field actions table<string, fun(g: Game, p: Player, ...: integer|number|boolean|string)> arguments typed as they read: 25, 2.5, true, "word"
+---@field choices table<string, (string|number)[]>|nil argument values tab completes after an action's name, e.g. { ante = {5, 10, 25} }
+---@field anytime string[]|nil inputs ("roll" or action names) any player may make out of turn, e.g. {"snap"}
 ---@field setup fun(g: Game)|nil
 ---@field turn fun(g: Game, p: Player)|nil
 ---@field roll fun(g: Game, p: Player, r: Roll)
----@field bot fun(g: Game, p: Player): string|table|nil
+---@field bot fun(g: Game, p: Player): string|table|nil "roll", an action, {"ante", 25}, {"roll", keep = {1, 3}}, {"wait", 500}
 ---@field migrate fun(g: Game)|nil
 ---@field status fun(g: Game): string|nil
 ---@field on_device fun(g: Game, event: "connected"|"disconnected"|"connection_failed"|"authorisation_failed"|"battery", value: integer|nil)|nil
@@ -75,6 +80,11 @@ function dice.roll(notation) end
 ---@param n integer
 ---@return string
 function dice.glyph(n) end
+---The exact distribution of a notation: total -> probability (exploding dice followed
+---until less than 1e-12 is left out). Refused beyond about 2,000,000 steps of work.
+---@param notation string e.g. "2d6", "4d6kh3", "2d20kl1", "1d6!+2"
+---@return table<integer, number>
+function dice.distribution(notation) end
 
 ---@alias Colour string|integer[]
 led = {}
@@ -91,6 +101,8 @@ function led.set(mask, colour) end
 function led.off(mask) end
 ---@param mask integer
 ---@param colour Colour
+---A command on a face blinking at a higher priority is dropped there, not queued.
+---After the blink the face shows its steady colour again (the last set, off or fade).
 ---@param options {on: integer?, cycle: integer?, count: integer?, priority: integer?}|nil on, cycle: 0..60000 ms; count: 1..10000; priority: 0..100
 function led.blink(mask, colour, options) end
 ---@param mask integer

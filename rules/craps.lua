@@ -4,12 +4,13 @@
 -- The ante may change only while the point is off: above $0, at most the balance, a
 -- multiple of $5 (an illegal request is adjusted to the nearest legal value).
 -- A player whose balance reaches $0 is bankrupt until `reset` restores $200.
--- The table plays on until the players leave; with --set rounds=N the game ends after
--- N decisions: a player ahead of the starting balance wins, otherwise the house does
--- (a draw). Simulations use rounds=1: one pass-line decision per game.
+-- The game ends after `rounds` decisions (10 by default, so `play --auto` and `sim`
+-- finish): a player ahead of the starting balance wins, otherwise the house does (a
+-- draw). --set rounds=1 is one pass-line decision per game; --set rounds=0 plays on
+-- until the players leave.
 local craps = rules {
   name = "Craps", players = {1, 4}, dice = "2d6",
-  params = { balance = 200, ante = 5, step = 5, rounds = 0 },
+  params = { balance = 200, ante = 5, step = 5, rounds = 10 },
 }
 
 local function legal_ante(g, p, wanted)
@@ -92,6 +93,12 @@ function craps.roll(g, p, r)
     g:say("point %d, roll again", point)
   end
 end
+
+-- Each player sets their own ante (or resets their balance) whenever the point is off,
+-- whoever's turn it is.
+craps.anytime = {"ante", "reset"}
+-- What tab completes after `ante ` at the prompt.
+craps.choices = { ante = {5, 10, 25, 50, 100} }
 
 craps.actions = {
   ante = function(g, p, amount)

@@ -135,6 +135,12 @@ function labyrinth.setup(g)
   g:say("level 1: tilt the die to roll the ball to the goal")
 end
 
+-- The REPL's prompt: where the ball is.
+function labyrinth.status(g)
+  local s = g.state
+  return string.format("level %d · ball %.1f,%.1f · falls %d", s.level, s.x, s.y, s.falls)
+end
+
 -- Shaking the die restarts the level.
 function labyrinth.roll(g, p, r)
   g:say("the board is shaken: level %d restarts", g.state.level)

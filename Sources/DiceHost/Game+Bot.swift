@@ -4,11 +4,12 @@ extension Game {
     /// Asks the rules' `bot(g, p)` what the current player does and does it: "roll"
     /// rolls the declared dice; any other string is an action; a table
     /// `{"ante", 25}` is an action with arguments. Without a bot, the player rolls.
-    /// The bot's choice and the move it makes are one input, under one budget.
+    /// The bot's choice and the move it makes are one input, under one budget: what the
+    /// bot writes while it chooses is rolled back with a move that fails.
     public func playBotMove() throws {
         let bot = hooks.bot
         guard case .function = bot else { return try roll() }
-        try withInputBudget {
+        try transaction {
             let seat = try self.seat(of: nil)
             let choice = try lua.call(bot, [.table(g), try playerValue(seat)])
             try perform(botChoice: choice.first ?? .nil)
@@ -23,10 +24,34 @@ extension Game {
         case .table(let t):
             let parts = lua.array(t)
             guard case .string(let action)? = parts.first else { throw GameError.refused("bot returned a table without an action name") }
-            if action == "roll" { let values = parts.dropFirst().compactMap(\.intValue); try roll(values: values.isEmpty ? nil : values) } else { try act(action, arguments: Array(parts.dropFirst())) }
+            if action == "roll", case .table(let keep) = lua.get(t, "keep") {
+                try roll(keeping: try botKeep(lua.array(keep)))
+            } else if action == "roll" {
+                let values = parts.dropFirst().compactMap(\.intValue); try roll(values: values.isEmpty ? nil : values)
+            } else if action == "wait", !rules.actions.contains("wait") {
+                try advance(by: try botWait(parts.dropFirst().first))
+            } else { try act(action, arguments: Array(parts.dropFirst())) }
         case let other:
             throw GameError.refused("bot must return \"roll\", an action name or {action, args...}, got \(other.typeName)")
         }
+    }
+
+    /// `{"roll", keep = {1, 3}}`: die positions, whole numbers from 1.
+    func botKeep(_ values: [LuaValue]) throws -> [Int] {
+        try values.map { value in
+            guard let position = value.intValue, (1...rules.dice.count).contains(position) else {
+                throw GameError.refused("bot's keep must list die positions 1 to \(rules.dice.count), got \(value.description.prefix(40))")
+            }
+            return position
+        }
+    }
+
+    /// `{"wait", ms}`: the bot lets game time pass (timers fire), 0 to a day.
+    func botWait(_ value: LuaValue?) throws -> Int {
+        guard let ms = value?.intValue, (0...HostLimits.timerDelay.upperBound).contains(ms) else {
+            throw GameError.refused("bot's wait takes milliseconds from 0 to \(HostLimits.timerDelay.upperBound), e.g. {\"wait\", 500}, got \(value.map { String($0.description.prefix(40)) } ?? "nothing")")
+        }
+        return ms
     }
 
     /// Plays bot moves until the game ends or `limit` moves are made; returns the moves

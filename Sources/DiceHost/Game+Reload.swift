@@ -9,7 +9,7 @@ extension Game {
     public func reload() throws {
         let data: Data
         do { data = try LuaSourceFile.read(sourcePath, limit: lua.limits.memoryBytes) } catch let problem as LuaSourceFile.Problem {
-            throw GameError.invalidRules("cannot read rule script \(sourcePath): \(problem.reason)", location: nil)
+            throw GameError.invalidRules("cannot read rule script \(displayPath): \(problem.reason)", location: nil)
         }
         try reload(source: String(decoding: data, as: UTF8.self))
     }
@@ -34,13 +34,40 @@ extension Game {
             throw GameError.invalidRules("the new rules need \(newRules.minPlayers) to \(newRules.maxPlayers) players; this game has \(playerNames.count)",
                                          location: newRules.location)
         }
+        let oldRules = rules
         (rules, rulesTable) = (newRules, newTable)
         readHooks()
         startTemplate = nil
+        let changes = paramChanges(from: oldRules, to: newRules)
+        if !changes.isEmpty, case .table(let params) = lua.get(g, "params") {
+            for change in changes { lua.set(params, .string(change.name), change.value) }
+        }
         let migrate = lua.get(rulesTable, "migrate")
         if case .function = migrate {
             try transaction(allowWhenOver: true, undoable: false) { try call(migrate, [.table(g)]) }
         }
-        log(.reload(rules.name))
+        let said = changes.isEmpty ? "" : "; params: " + changes.map(\.text).joined(separator: ", ")
+        log(.reload(rules.name + said))
+    }
+
+    /// The params whose default the new rules changed (added, removed, or another value),
+    /// except those `--set` fixed: `g.params` follows the file for them.
+    func paramChanges(from old: RuleSet, to new: RuleSet) -> [(name: String, value: LuaValue, text: String)] {
+        let fixed = Set(overrides.map(\.0))
+        var changes: [(name: String, value: LuaValue, text: String)] = []
+        for (name, value) in new.params where !fixed.contains(name) {
+            guard let before = old.param(name) else {
+                changes.append((name, value.luaValue, "\(name) = \(value) (new)"))
+                continue
+            }
+            if before != value { changes.append((name, value.luaValue, "\(name) \(before) → \(value)")) }
+        }
+        for (name, before) in old.params where new.param(name) == nil && !fixed.contains(name) {
+            changes.append((name, .nil, "\(name) \(before) → (removed)"))
+        }
+        if !fixed.contains("dice"), old.param("dice") == nil, new.param("dice") == nil, old.dice.text != new.dice.text {
+            changes.append(("dice", .string(new.dice.text), "dice \(old.dice.text) → \(new.dice.text)"))
+        }
+        return changes
     }
 }

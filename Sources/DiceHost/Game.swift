@@ -16,6 +16,8 @@ public final class Game {
     public enum Outcome: Equatable, Sendable {
         case win(String)
         case draw
+        /// A lone player lost (`g:lose(p)` in a one-player game).
+        case loss(String)
     }
 
     /// Everything the host keeps outside Lua; copied for rollback (small: the growing
@@ -44,6 +46,9 @@ public final class Game {
     public private(set) var playerNames: [String]
     public let seed: UInt64
     public let sourcePath: String
+    /// How the rules file is named in error messages: `sourcePath`, or as a rule test
+    /// names it (relative to the test), so a test reads the same from any folder.
+    public let displayPath: String
     /// The `--set` overrides the game was made with.
     public let overrides: [(String, String)]
 
@@ -88,22 +93,26 @@ public final class Game {
 
     /// Loads a rule script and starts a game.
     public convenience init(rulesFile path: String, players: [String], seed: UInt64 = 0,
-                            params: [(String, String)] = [], limits: LuaLimits = .default) throws {
+                            params: [(String, String)] = [], limits: LuaLimits = .default, displayPath: String? = nil) throws {
         let data: Data
         do { data = try LuaSourceFile.read(path, limit: limits.memoryBytes) } catch let problem as LuaSourceFile.Problem {
-            throw GameError.invalidRules("cannot read rule script \(path): \(problem.reason)", location: nil)
+            throw GameError.invalidRules("cannot read rule script \(displayPath ?? path): \(problem.reason)", location: nil)
         }
         try self.init(source: String(decoding: data, as: UTF8.self), path: path, players: players, seed: seed,
-                      params: params, limits: limits)
+                      params: params, limits: limits, displayPath: displayPath)
     }
 
     /// Loads a rule script from text; `path` names it in errors and locates `require`.
     /// With no players, the smallest table the rules allow sits down (P1, P2, …).
+    /// `displayPath` names the script (and the folder of the scripts it requires) in
+    /// error messages instead of `path`.
     public init(source: String, path: String, players: [String], seed: UInt64 = 0,
-                params: [(String, String)] = [], limits: LuaLimits = .default) throws {
+                params: [(String, String)] = [], limits: LuaLimits = .default, displayPath: String? = nil) throws {
         lua = try LuaState(limits: limits)
         lua.moduleDirectory = (path as NSString).deletingLastPathComponent
+        if let displayPath { lua.moduleChunkDirectory = (displayPath as NSString).deletingLastPathComponent }
         sourcePath = path
+        self.displayPath = displayPath ?? path
         playerNames = players
         self.seed = seed
         overrides = params
@@ -158,6 +167,7 @@ public final class Game {
     public func roll(values: [Int]? = nil, flag: Roll.Flag = .ok, by player: String? = nil) throws {
         try transaction {
             let seat = try self.seat(of: player)
+            if player != nil { try checkTurn(seat: seat, input: "roll") }
             let dice = rules.dice
             var roll: Roll
             if flag != .ok {
@@ -191,6 +201,7 @@ public final class Game {
                 throw GameError.refused("unknown action '\(name)' (\(known))")
             }
             let seat = try self.seat(of: player)
+            if player != nil { try checkTurn(seat: seat, input: name) }
             try call(.function(f), [.table(g), try playerValue(seat)] + arguments)
         }
     }
@@ -322,6 +333,9 @@ public final class Game {
     /// Copies every table reachable from `g` (values, keys, metatables). When memory is
     /// short, the undo history goes first; then the input that grew the state is refused.
     func takeSnapshot(after input: Bool) throws -> [LuaValue] {
+        // The copies are the host's, never the script's: they take no identities.
+        let serial = lua.creationSerial
+        defer { lua.creationSerial = serial }
         do {
             return try lua.call(api.snapshot, [.table(g)], budget: .some(nil))
         } catch let error as LuaError where error.kind == .memory && !undoStack.isEmpty {
@@ -373,11 +387,34 @@ public final class Game {
         var g: LuaRef
         var playerTables: [LuaValue]
         var restarts: Int
+        /// Identities of tables made from here on (see `LuaState.creationSerial`).
+        var creationSerial: UInt64
     }
 
     func checkpoint() -> Checkpoint {
         Checkpoint(host: host, eventCount: eventLog.count, metricCount: recordedMetrics.count,
-                   random: lua.random.state, g: g, playerTables: playerTables, restarts: restarts)
+                   random: lua.random.state, g: g, playerTables: playerTables, restarts: restarts,
+                   creationSerial: lua.creationSerial)
+    }
+
+    /// Runs host work that must leave the game exactly as it was - a status line, the
+    /// `state` view - and puts it back: the host state, the identities new tables get,
+    /// and with `restoringLua`, everything under `g` (from the copy the last input left),
+    /// so a hook that writes while it should only look changes nothing.
+    func leavingUnchanged<T>(restoringLua: Bool, _ body: () throws -> T) rethrows -> T {
+        let saved = checkpoint()
+        defer {
+            if restoringLua, let lastSnapshot {
+                lua.withoutBudget { _ = try? lua.call(api.restore, lastSnapshot, budget: .some(nil)) }
+                clockSeenByLua = nil
+            }
+            host = saved.host
+            eventLog.removeSubrange(saved.eventCount...)
+            recordedMetrics.removeSubrange(saved.metricCount...)
+            lua.random.state = saved.random
+            lua.creationSerial = saved.creationSerial
+        }
+        return try body()
     }
 
     func rollBack(to saved: Checkpoint) {
@@ -389,12 +426,14 @@ public final class Game {
         clockSeenByLua = nil // a restore put g.now back as it was
         playerTables = saved.playerTables
         restarts = saved.restarts
+        lua.creationSerial = saved.creationSerial
     }
 
     var outcomeText: String {
         switch host.outcome {
         case .win(let p)?: return "\(p) won"
         case .draw?: return "a draw"
+        case .loss(let p)?: return "\(p) lost"
         case nil: return "in progress"
         }
     }

@@ -6,7 +6,7 @@ extension Game {
         [
             ("declare", { [unowned self] call in
                 let table = try call.table(1)
-                let location = call.location().map { "\($0.file):\($0.line)" } ?? sourcePath
+                let location = call.location().map { "\($0.file):\($0.line)" } ?? displayPath
                 do {
                     let rules = try RuleSet.declaration(from: table, in: lua, location: location)
                     declared.append((table, rules))
@@ -57,6 +57,8 @@ extension Game {
                     if remaining.count == 1 {
                         host.outcome = .win(playerName(seat: remaining[0]))
                         log(.win(player: playerName(seat: remaining[0])))
+                    } else if remaining.isEmpty && kind == "lose" && playerNames.count == 1 {
+                        host.outcome = .loss(name)  // a solo game is lost, not drawn
                     } else if remaining.isEmpty {
                         host.outcome = .draw
                         log(.draw)

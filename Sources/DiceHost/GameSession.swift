@@ -27,6 +27,11 @@ public final class GameSession {
     var loadChain: [String] = []
     /// A `load` refused for a cycle or the depth limit: it fails every load around it too.
     var loadFailure: String?
+    /// Inputs `undo` took back, the next to redo last.
+    var redoStack: [String] = []
+    var redoing = false
+    /// Rule tests name rules files relative to themselves; so do the games they `load`.
+    var namesRulesAsTranscripts = false
 
     /// The longest command line taken (longer is an error, not a crash or a hang).
     public static let maxLineBytes = 65_536
@@ -62,6 +67,7 @@ public final class GameSession {
 
     static let help: [(String, String)] = [
         ("roll [V...|tilt|short]", "roll the declared dice, given values, or a flagged roll"),
+        ("roll keep P...", "keep the dice at positions P of your last roll, roll the others"),
         ("ACTION [ARGS...]", "an action the rules declare, as the current player"),
         ("as NAME COMMAND", "act as another player, e.g. 'as Bob snap'"),
         ("tick DURATION", "advance the game clock, e.g. 'tick 500ms', 'tick 2s'"),
@@ -70,7 +76,9 @@ public final class GameSession {
         ("log [N]", "show the last N events (all by default)"),
         ("led", "what each face shows now"),
         ("restart", "start a new game with the same players"),
-        ("undo", "take back the last roll, action, tick or restart"),
+        ("undo [N]", "take back the last roll, action, tick or restart (or the last N)"),
+        ("redo", "play again an input undo took back"),
+        ("params", "show the params: each value, and whether --set or the file gave it"),
         ("save FILE [--force]", "save the game as its seed and inputs (a transcript: also a rule test)"),
         ("load FILE", "replay a saved game and continue it"),
         ("reload", "reload the rules file, keeping the game in progress"),
@@ -84,7 +92,18 @@ public final class GameSession {
             let word = String(entry.0.prefix { $0 != " " })
             return word == word.lowercased() ? word : nil
         }
-        return commands + ["tilt", "short"] + game.rules.actions + game.playerNames
+        var seen = Set<String>()
+        return (commands + ["tilt", "short", "keep"] + game.rules.actions + game.playerNames).filter { seen.insert($0).inserted }
+    }
+
+    /// What tab completion offers after `text` (the line up to the word being typed):
+    /// the argument choices the rules declare for an action (`rules.choices`), also
+    /// after `as NAME`; empty when the rules declare none.
+    public func completions(after text: String) -> [String] {
+        var words = text.split(whereSeparator: \.isWhitespace).map(String.init)
+        if words.first == "as", words.count >= 2 { words.removeFirst(2) }
+        guard let action = words.first, words.count >= 1 else { return [] }
+        return game.rules.choices[action] ?? []
     }
 
     /// Runs one command line.
@@ -97,7 +116,18 @@ public final class GameSession {
         if command == "quit" || command == "exit" { return Reply(lines: [], quit: true) }
         let arguments = Array(words.dropFirst())
         switch command {
-        case "undo": return Reply(lines: undo())
+        case "undo":
+            guard arguments.count <= 1 else { return Reply(lines: ["error: usage: undo [N]"]) }
+            guard let count = arguments.isEmpty ? 1 : Int(arguments[0]), (1...Game.undoDepth).contains(count) else {
+                return Reply(lines: ["error: undo takes a number of inputs from 1 to \(Game.undoDepth), got '\(arguments[0])'"])
+            }
+            return Reply(lines: undo(count))
+        case "redo":
+            guard arguments.isEmpty else { return Reply(lines: ["error: usage: redo"]) }
+            guard let input = redoStack.popLast() else { return Reply(lines: ["error: nothing to redo"]) }
+            redoing = true
+            defer { redoing = false }
+            return Reply(lines: ["redo: \(input)"] + run(input).lines)
         case "save":
             let force = arguments.count == 2 && arguments[1] == "--force"
             guard arguments.count == 1 || force else { return Reply(lines: ["error: usage: save FILE [--force]"]) }
@@ -116,7 +146,8 @@ public final class GameSession {
         do {
             lines = try execute(command, arguments, player: nil) ?? game.events.dropFirst(before).map(\.description)
         } catch let error as GameError {
-            if case .script = error { sawRuleError = true }
+            // error("message", 0) refuses the input (like a typo); anything else is a rule failure.
+            if case .script(let failure) = error, !failure.isRefusal { sawRuleError = true }
             lines = ["error: \(error)"]
         } catch let failure as ReloadFailure {
             if case .script = failure.cause { sawRuleError = true }
@@ -128,16 +159,33 @@ public final class GameSession {
         let step = Step(input: words.joined(separator: " "), output: lines, changedGame: game.undoGeneration != generation)
         historyBytes += step.bytes
         steps.append(step)
+        if step.changedGame && !redoing { redoStack.removeAll() }  // a new line of play: nothing left to redo
         return Reply(lines: lines)
     }
 
-    /// Takes back the last command that changed the game (and the commands after it).
-    func undo() -> [String] {
-        guard let last = steps.lastIndex(where: \.changedGame), game.canUndo else { return ["error: nothing to undo"] }
-        do { try game.undo() } catch { return ["error: \(error)"] }
-        let input = steps[last].input
-        steps.removeSubrange(last...)
-        return ["undone: \(input)"]
+    /// Takes back the last `count` commands that changed the game (and the commands
+    /// after them); `redo` plays them again.
+    func undo(_ count: Int = 1) -> [String] {
+        var lines: [String] = []
+        for _ in 0..<count {
+            guard let last = steps.lastIndex(where: \.changedGame), game.canUndo else { break }
+            do { try game.undo() } catch { return lines + ["error: \(error)"] }
+            let input = steps[last].input
+            steps.removeSubrange(last...)
+            redoStack.append(input)
+            lines.append("undone: \(input)")
+        }
+        return lines.isEmpty ? ["error: nothing to undo"] : lines
+    }
+
+    /// The params as the game has them: value, and where it came from.
+    func describeParams() -> [String] {
+        let fixed = Dictionary(game.overrides, uniquingKeysWith: { $1 })
+        var lines = game.rules.params.map { name, value in
+            "\(name) = \(value)" + (fixed[name] != nil ? " (--set)" : "")
+        }
+        if game.rules.param("dice") == nil { lines.append("dice = \(game.rules.dice)" + (fixed["dice"] != nil ? " (--set)" : "")) }
+        return lines
     }
 
     /// The session as a transcript: the rules (relative to `file`), players, seed and
@@ -148,7 +196,8 @@ public final class GameSession {
                      "players: \(game.playerNames.joined(separator: ", "))", "seed: \(game.seed)"]
         lines += game.overrides.map { "set: \($0.0)=\($0.1)" }
         lines += [""] + startLines
-        for step in steps { lines += ["> " + step.input] + step.output }
+        // Only what changed the game: help, state, typos, refused inputs and reloads are left out.
+        for step in steps where step.changedGame { lines += ["> " + step.input] + step.output }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -164,7 +213,8 @@ public final class GameSession {
         } catch {
             return ["error: \(error)"]
         }
-        return ["saved \(steps.count) command\(steps.count == 1 ? "" : "s") to \(file)"]
+        let saved = steps.filter(\.changedGame).count
+        return ["saved \(saved) command\(saved == 1 ? "" : "s") to \(file)"]
     }
 
     /// Replays a saved game (or any transcript) and continues from its end; the current
@@ -187,14 +237,16 @@ public final class GameSession {
                 return [loadFailure ?? ""]
             }
             saved = try Transcript(path: path)
-            loaded = try Game(rulesFile: saved.rulesPathFromWorkingDirectory, players: saved.players, seed: saved.seed,
-                              params: saved.overrides, limits: game.lua.limits) // the embedder's limits go on
+            loaded = namesRulesAsTranscripts ? try saved.makeGame(limits: game.lua.limits)
+                : try Game(rulesFile: saved.rulesPathFromWorkingDirectory, players: saved.players, seed: saved.seed,
+                           params: saved.overrides, limits: game.lua.limits) // the embedder's limits go on
         } catch {
             return ["error: \(error)"]
         }
         let replay = GameSession(game: loaded, files: files.loading(from: real))
         replay.historyLimit = historyLimit
         replay.loadChain = loadChain + [real]
+        replay.namesRulesAsTranscripts = namesRulesAsTranscripts
         for step in saved.steps {
             _ = replay.run(step.input)
             if let failure = replay.loadFailure {  // the game stays as it was
@@ -204,6 +256,7 @@ public final class GameSession {
         }
         let differing = zip(saved.steps, replay.steps).filter { $0.0.expected != $0.1.output }.map(\.0.input)
         (game, startLines, steps, sawRuleError) = (loaded, replay.startLines, replay.steps, sawRuleError || replay.sawRuleError)
+        redoStack = []
         var lines = ["loaded \(file): \(game.rules.name), \(game.playerNames.joined(separator: ", ")), \(steps.count) command\(steps.count == 1 ? "" : "s") replayed"]
         if let first = differing.first {
             lines.append("warning: \(differing.count) command\(differing.count == 1 ? "" : "s") gave different output than when saved (the rules changed?), first: \(first)")
@@ -231,6 +284,14 @@ public final class GameSession {
             case nil: try game.roll(by: player)
             case "tilt": try game.roll(flag: .tilt, by: player)
             case "short", "too_short": try game.roll(flag: .tooShort, by: player)
+            case "keep":
+                let positions = try args.dropFirst().map { arg -> Int in
+                    guard let position = Int(arg), (1...1000).contains(position) else {
+                        throw GameError.refused("roll keep takes die positions, e.g. 'roll keep 1 3', got '\(arg)'")
+                    }
+                    return position
+                }
+                try game.roll(keeping: positions, by: player)
             default:
                 let values = try args.map { arg -> Int in
                     guard let v = Int(arg) else { throw GameError.refused("roll takes numbers, 'tilt' or 'short', got '\(arg)'") }
@@ -250,6 +311,7 @@ public final class GameSession {
             try game.advance(by: ms)
             return nil
         case "state": return describeState()
+        case "params": return describeParams()
         case "players":
             return game.playerNames.map { name in
                 let marker = name == game.currentPlayer ? "* " : "  "
@@ -318,16 +380,20 @@ public final class GameSession {
     /// g.state and each player's fields, keys sorted, nested tables inline; bounded in
     /// time and size however big the state is (see `StateRenderer`).
     public func describeState() -> [String] {
-        var renderer = StateRenderer(lua: game.lua)
-        var lines = [renderer.line("state: ", game.state)]
-        for name in game.playerNames {
-            lines.append(renderer.line("\(name): ", game.player(name), skip: ["name", "seat", "last_roll"]))
+        game.leavingUnchanged(restoringLua: false) {
+            var renderer = StateRenderer(lua: game.lua)
+            var lines = [renderer.line("state: ", game.state)]
+            for name in game.playerNames {
+                lines.append(renderer.line("\(name): ", game.player(name), skip: ["name", "seat", "last_roll"]))
+            }
+            return lines
         }
-        return lines
     }
 
     func render(_ value: LuaValue, depth: Int, skip: Set<String> = []) -> String {
-        var renderer = StateRenderer(lua: game.lua)
-        return renderer.render(value, depth: depth, skip: skip)
+        game.leavingUnchanged(restoringLua: false) {
+            var renderer = StateRenderer(lua: game.lua)
+            return renderer.render(value, depth: depth, skip: skip)
+        }
     }
 }

@@ -57,6 +57,15 @@ public struct RuleSet: Sendable {
     public var params: [(name: String, value: Param)]
     public var actions: [String]
     public var hooks: Set<String>
+    /// Inputs ("roll" or action names) any player may make at any time; others come
+    /// only from the player whose turn it is (`rules.anytime = {"snap"}`).
+    public var anytime: Set<String> = []
+    /// Argument values an action takes, for tab completion at the prompt
+    /// (`rules.choices = { ante = {5, 10, 25} }`).
+    public var choices: [String: [String]] = [:]
+    /// Problems that do not stop the rules loading (`dicehost check` prints them): a
+    /// top-level field that is no known hook, e.g. a misspelled `on_rol`.
+    public var warnings: [String] = []
     /// The script file and line of the `rules{...}` call.
     public var location: String
 
@@ -91,11 +100,12 @@ public struct RuleSet: Sendable {
         var lines = ["\(name): \(minPlayers == maxPlayers ? "\(minPlayers)" : "\(minPlayers)-\(maxPlayers)") players, dice \(dice)"]
         if !params.isEmpty { lines.append("params: " + params.map { "\($0.name)=\($0.value)" }.joined(separator: ", ")) }
         if !actions.isEmpty { lines.append("actions: " + actions.joined(separator: ", ")) }
+        if !anytime.isEmpty { lines.append("out of turn: " + anytime.sorted().joined(separator: ", ")) }
         lines.append("hooks: " + hooks.sorted().joined(separator: ", "))
         return lines.joined(separator: "\n")
     }
 
-    static let knownHooks = ["setup", "turn", "roll", "bot", "migrate", "status"]
+    static let knownHooks = ["setup", "turn", "roll", "bot", "migrate", "status", "on_device"]
 
     /// Validates a `rules{...}` declaration table (raised at the script's line).
     static func declaration(from table: LuaRef, in lua: LuaState, location: String) throws -> RuleSet {
@@ -171,5 +181,77 @@ public struct RuleSet: Sendable {
         case let other:
             throw GameError.invalidRules("actions must be a table of functions, got \(other.typeName)", location: location)
         }
+        anytime = []
+        switch lua.get(table, "anytime") {
+        case .nil: break
+        case .table(let t):
+            for value in lua.array(t) {
+                guard case .string(let input) = value, input == "roll" || actions.contains(input) else {
+                    let known = (["roll"] + actions).joined(separator: ", ")
+                    throw GameError.invalidRules("anytime must list inputs any player may make out of turn (\(known)), got \(value.description.prefix(40))",
+                                                 location: location)
+                }
+                anytime.insert(input)
+            }
+        case let other:
+            throw GameError.invalidRules("anytime must be a list of action names, e.g. {\"snap\"}, got \(other.typeName)", location: location)
+        }
+        choices = [:]
+        switch lua.get(table, "choices") {
+        case .nil: break
+        case .table(let t):
+            for (key, value) in lua.entries(t) {
+                guard case .string(let action) = key, actions.contains(action), case .table(let list) = value else {
+                    throw GameError.invalidRules("choices must map action names to lists of argument values, e.g. { ante = {5, 10, 25} }, got \(key.description.prefix(40))",
+                                                 location: location)
+                }
+                choices[action] = lua.array(list).prefix(1000).compactMap { item -> String? in
+                    switch item {
+                    case .string(let s): return s
+                    case .integer, .number, .boolean: return item.description
+                    default: return nil
+                    }
+                }
+            }
+        case let other:
+            throw GameError.invalidRules("choices must be a table, e.g. { ante = {5, 10, 25} }, got \(other.typeName)", location: location)
+        }
+        // Helpers a variant may override (race.move) are fine; a near miss of a hook is not.
+        warnings = lua.entries(table).compactMap { key, _ in
+            guard case .string(let field) = key, !Self.knownFields.contains(field), let nearest = Self.nearestField(to: field) else { return nil }
+            return "unknown rule field '\(field)' (\(location)): the host never calls it; did you mean '\(nearest)'?"
+        }
+    }
+
+    /// Every field of a rule table the host reads: the declaration's and the hooks.
+    static let knownFields: Set<String> = Set(knownHooks + ["name", "players", "dice", "params", "actions", "anytime", "choices", "base"])
+
+    /// The known field a misspelled one most likely meant (`on_rol` → `roll`,
+    /// `turn_start` → `turn`): the smallest edit distance once common decorations
+    /// (`on_`, `_start`, `_hook`) are set aside, if at most 2 (else nil: a helper).
+    static func nearestField(to field: String) -> String? {
+        var core = field.lowercased()
+        for prefix in ["on_", "on", "handle_"] where core.hasPrefix(prefix) && core.count > prefix.count { core.removeFirst(prefix.count) }
+        for suffix in ["_start", "_begin", "_hook", "_handler", "s"] where core.hasSuffix(suffix) && core.count > suffix.count { core.removeLast(suffix.count) }
+        let candidates = knownFields.sorted()
+        guard let nearest = candidates.min(by: { editDistance(core, $0) < editDistance(core, $1) }),
+              editDistance(core, nearest) <= 2 else { return nil }
+        return nearest
+    }
+
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
+        var row = Array(0...b.count)
+        for i in 1...a.count {
+            var previous = row[0]
+            row[0] = i
+            for j in 1...b.count {
+                let substitution = previous + (a[i - 1] == b[j - 1] ? 0 : 1)
+                previous = row[j]
+                row[j] = min(substitution, row[j] + 1, row[j - 1] + 1)
+            }
+        }
+        return row[b.count]
     }
 }

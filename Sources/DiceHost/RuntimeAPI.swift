@@ -4,6 +4,7 @@ import Lua
 struct RuntimeAPI {
     var newGame: LuaValue
     var rollInput: LuaValue
+    var rollInputKept: LuaValue = .nil
     var snapshot: LuaValue
     var restore: LuaValue
     var setQuiet: LuaValue
@@ -27,6 +28,7 @@ extension Game {
         guard let exports = try lua.call(.function(chunk), [.table(hostTable)], budget: .some(nil)).first?.tableRef else {
             throw GameError.refused("the runtime prelude returned nothing")
         }
+        installDiceDistribution(hostTable: hostTable, exports: exports)
         let globals = lua.globals
         for name in ["rules", "timer", "cards", "dice"] { lua.set(globals, .string(name), lua.get(exports, .string(name))) }
         let led = lua.register(library: "led", ledFunctions())
@@ -34,7 +36,7 @@ extension Game {
         try installDeviceLibraries()
         let (snapshot, restore) = lua.snapshotFunctions()
         return RuntimeAPI(newGame: lua.get(exports, "new_game"),
-                          rollInput: lua.get(exports, "roll_input"),
+                          rollInput: lua.get(exports, "roll_input"), rollInputKept: lua.get(exports, "roll_input_kept"),
                           snapshot: snapshot, restore: restore,
                           setQuiet: lua.get(exports, "set_quiet"),
                           startGame: lua.get(exports, "start_game"), botMoves: lua.get(exports, "bot_moves"))
@@ -44,14 +46,14 @@ extension Game {
     func loadRules(source: String) throws -> (RuleSet, LuaRef) {
         let results: [LuaValue]
         do {
-            results = try lua.call(.function(lua.load(source, chunkName: sourcePath)))
+            results = try lua.call(.function(lua.load(source, chunkName: displayPath)))
         } catch let error as LuaError {
             throw GameError.script(error)
         }
         guard case .table(let table)? = results.first,
               var rules = declared.last(where: { $0.table == table })?.rules else {
             throw GameError.invalidRules("the script must return the table made by rules{...} (it returned \(results.first?.typeName ?? "nothing"))",
-                                         location: sourcePath)
+                                         location: displayPath)
         }
         try rules.readHooks(from: table, in: lua)
         rules = try rules.applying(overrides)

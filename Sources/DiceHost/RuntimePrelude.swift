@@ -13,6 +13,7 @@ enum RuntimePrelude {
     local raw_next = host.raw_next
     local quiet = false
 
+    local render_data -- g:emit's table form, defined below
     -- g: the game, passed to every hook. Data lives in its fields; methods here.
     local G = {}
     G.__index = G
@@ -21,7 +22,10 @@ enum RuntimePrelude {
       if select("#", ...) > 0 then fmt = format(fmt, ...) end
       host.say(tostring(fmt))
     end
-    function G:emit(name, data) host.emit(name, data ~= nil and tostring(data) or nil) end
+    function G:emit(name, data)
+      if type(data) == "table" then data = render_data(data, 0) end
+      host.emit(name, data ~= nil and tostring(data) or nil)
+    end
     function G:next_turn(p) host.next_turn(p) end
     function G:win(p) host.finish("win", p) end
     function G:lose(p) host.finish("lose", p) end
@@ -91,6 +95,34 @@ enum RuntimePrelude {
     end
     function cards.name(c) return tostring(c) end
 
+    -- g:emit(name, t): a table's contents, keys in pairs order (numbers ascending, then
+    -- strings), as the REPL's `state` shows them: {a=1, hand={A♠, 10♥}}, "{…}" past 4
+    -- levels. Rolls, cards and tables with __tostring print as tostring does.
+    local getmetatable = getmetatable
+    function render_data(v, depth)
+      local kind = type(v)
+      if kind == "string" then return depth > 0 and ('"' .. v .. '"') or v end
+      if kind ~= "table" then return tostring(v) end
+      local mt = getmetatable(v)
+      if type(mt) == "table" and rawget(mt, "__tostring") ~= nil then return tostring(v) end
+      if depth >= 4 then return "{…}" end
+      local keys, n, array = {}, 0, true
+      for k in next, v do
+        n = n + 1
+        keys[n] = k
+        if k ~= n then array = false end
+      end
+      local items = {}
+      for i = 1, n do
+        local k = keys[i]
+        local shown = render_data(rawget(v, k), depth + 1)
+        if array then items[i] = shown
+        elseif type(k) == "string" then items[i] = k .. "=" .. shown
+        else items[i] = "[" .. render_data(k, depth + 1) .. "]=" .. shown end
+      end
+      return "{" .. concat(items, ", ") .. "}"
+    end
+
     -- rules{...} declares a rule set; rules.extend(base, {...}) makes a variant.
     local rules = setmetatable({}, {__call = function(_, declaration) return host.declare(declaration) end})
     function rules.extend(base, changes)
@@ -118,6 +150,14 @@ enum RuntimePrelude {
     -- One Lua call per roll from the host.
     local function roll_input(hook, g, p, total, flag, ...)
       deliver_roll(hook, g, p, {...}, total, flag)
+    end
+    -- A roll that kept some dice of the last one: r.kept lists their positions.
+    local function roll_input_kept(hook, g, p, total, flag, kept, ...)
+      local r = make_roll({...}, total, flag, rawget(p, "last_roll"))
+      r.kept = kept
+      hook(g, p, r)
+      r.previous = nil
+      p.last_roll = r
     end
 
     -- Simulations: a game starts, and its bots play move after move, in one call from
@@ -204,7 +244,7 @@ enum RuntimePrelude {
 
     return {
       rules = rules, timer = timer, cards = cards, dice = dice,
-      new_game = new_game, make_roll = make_roll, roll_input = roll_input, start_game = start_game, bot_moves = bot_moves,
+      new_game = new_game, make_roll = make_roll, roll_input = roll_input, roll_input_kept = roll_input_kept, start_game = start_game, bot_moves = bot_moves,
       set_quiet = set_quiet,
     }
     """#

@@ -28,6 +28,12 @@ public enum Simulation {
         /// that fails or stalls that way is played again move by move, so the result is
         /// the same as with `false` (the move-by-move reference), only faster.
         public var playsInLua = true
+        /// Called with each game as it ends, on the worker thread that played it (for
+        /// `sim --csv`); nil costs nothing.
+        public var gameFinished: (@Sendable (SimulatedGame) -> Void)?
+        /// When requested, the workers stop after their current block; the result then
+        /// covers the games from the start of the range that were all played (`ranges`).
+        public var stop: SimulationStop?
 
         public init(rulesFile: String, players: [String] = [], games: Int, seed: UInt64) {
             self.rulesFile = rulesFile
@@ -103,7 +109,7 @@ public enum Simulation {
                                            games: plan.games, moveLimit: plan.moveLimit)
         let range = plan.range
         let blockCount = blockCount(of: range)
-        let shared = SharedProgress(blockCount: blockCount, study: study)
+        let shared = SharedProgress(blockCount: blockCount, study: study, stop: plan.stop)
         let workers = max(1, min(plan.threads, blockCount))
         let started = DispatchTime.now().uptimeNanoseconds
         let done = DispatchGroup()
@@ -130,7 +136,9 @@ public enum Simulation {
                     var result = SimulationResult(study: study, ranges: [[block.lowerBound, block.upperBound]])
                     var unreported = 0
                     for index in block {
+                        let errors = result.errors
                         play(index, of: plan, in: game, into: &result)
+                        plan.gameFinished?(SimulatedGame(index: index, seed: gameSeed(plan.seed, index: index), game: game, failed: result.errors > errors))
                         unreported += 1
                         if unreported == 64 { shared.played(unreported); unreported = 0 }
                     }
@@ -146,8 +154,12 @@ public enum Simulation {
         if let error = shared.workerError { throw error }
         var result = shared.merged
         result.ranges = [[range.lowerBound, range.upperBound]]
+        if let stop = plan.stop, stop.isRequested {  // only the blocks merged in order count
+            let upper = shared.mergedBlockCount == 0 ? range.lowerBound : block(shared.mergedBlockCount - 1, of: range).upperBound
+            result.ranges = upper > range.lowerBound ? [[range.lowerBound, upper]] : []
+        }
         result.seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-        progress?(range.count)
+        progress?(result.games)
         return result
     }
 
@@ -186,7 +198,7 @@ public enum Simulation {
         }
         switch game.outcome {
         case .win(let name)?: if let seat = game.playerNames.firstIndex(of: name) { result.wins[seat] += 1 }
-        case .draw?, nil: result.draws += 1
+        case .draw?, .loss?, nil: result.draws += 1  // a lone player's loss: no win (reported as "losses or draws")
         }
         result.rolls.add(game.rollCount)
         result.turns.add(game.turnCount)
@@ -211,14 +223,19 @@ private final class SharedProgress: @unchecked Sendable {
     private(set) var merged: SimulationResult
     private(set) var workerError: Error?
 
-    init(blockCount: Int, study: SimulationResult.Study) {
+    private let stop: SimulationStop?
+
+    init(blockCount: Int, study: SimulationResult.Study, stop: SimulationStop? = nil) {
         self.blockCount = blockCount
+        self.stop = stop
         merged = SimulationResult(study: study)
     }
 
+    var mergedBlockCount: Int { lock.lock(); defer { lock.unlock() }; return mergedBlocks }
+
     func nextBlock() -> Int? {
         lock.lock(); defer { lock.unlock() }
-        guard workerError == nil, next < blockCount else { return nil }
+        guard workerError == nil, next < blockCount, !(stop?.isRequested ?? false) else { return nil }
         next += 1
         return next - 1
     }

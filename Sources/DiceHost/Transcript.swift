@@ -1,4 +1,5 @@
 import Foundation
+import Lua
 
 /// A rule test: one plain-text file that reads like the play session it checks.
 ///
@@ -34,6 +35,9 @@ public struct Transcript {
     public var startExpected: [String]
     public var steps: [Step]
     public var trailingComments: [String]
+    /// Set by `play` when the game could not start (the rules do not load): a failure,
+    /// never an expectation to record.
+    public var setupError: String?
 
     public struct FormatError: Error, CustomStringConvertible {
         public let path: String, line: Int, message: String
@@ -154,7 +158,8 @@ public struct Transcript {
         var template = Array(folder.utf8CString)
         guard let made = mkdtemp(&template) else {
             var actual = self
-            actual.startExpected = ["error: cannot make a temporary folder for the test: \(String(cString: strerror(errno)))"]
+            actual.setupError = "cannot make a temporary folder for the test: \(String(cString: strerror(errno)))"
+            actual.startExpected = ["error: " + (actual.setupError ?? "")]
             return actual
         }
         let temporaryFolder = String(cString: made)
@@ -167,19 +172,28 @@ public struct Transcript {
         var actual = self
         let game: Game
         do {
-            game = try Game(rulesFile: rulesPathFromWorkingDirectory, players: players, seed: seed, params: overrides)
+            game = try makeGame()
         } catch {
+            actual.setupError = "\(error)"
             actual.startExpected = ["error: \(error)"]
             actual.steps = steps.map { Step(comments: $0.comments, input: $0.input, expected: []) }
             return actual
         }
         let session = GameSession(game: game, files: files)
+        session.namesRulesAsTranscripts = true
         session.loadChain = [FileScope.realPath(path)]
         actual.startExpected = game.events.dropFirst().map(\.description)
         actual.steps = steps.map { step in
             Step(comments: step.comments, input: step.input, expected: session.run(step.input).lines)
         }
         return actual
+    }
+
+    /// The game the test starts from. Its errors name the rules as this file does
+    /// (relative to the test), so the test passes from any working folder.
+    public func makeGame(limits: LuaLimits = .default) throws -> Game {
+        try Game(rulesFile: rulesPathFromWorkingDirectory, players: players, seed: seed, params: overrides, limits: limits,
+                 displayPath: rules)
     }
 
     /// `target` as seen from the folder of `file` (transcripts name rules relative to themselves).
@@ -220,8 +234,8 @@ public func lineDiff(expected: String, actual: String) -> [String] {
     var out: [String] = [], i = 0, j = 0
     while i < a.count || j < b.count {
         if i < a.count, j < b.count, a[i] == b[j] { out.append("  " + a[i]); i += 1; j += 1 }
-        else if j < b.count, i == a.count || lcs[i][j + 1] >= lcs[i + 1][j] { out.append("+ " + b[j]); j += 1 }
-        else { out.append("- " + a[i]); i += 1 }
+        else if i < a.count, j == b.count || lcs[i + 1][j] >= lcs[i][j + 1] { out.append("- " + a[i]); i += 1 }
+        else { out.append("+ " + b[j]); j += 1 }
     }
     return out
 }

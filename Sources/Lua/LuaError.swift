@@ -27,6 +27,9 @@ public struct LuaError: Error, Equatable, Sendable, CustomStringConvertible {
     public var line: Int?
     /// Lua's "stack traceback:" text, when the error happened while running.
     public var traceback: String?
+    /// The script raised it with `error(message, 0)`: a message for the player that
+    /// refuses an input, not a failure of the rules.
+    public var isRefusal = false
 
     public init(kind: Kind, message: String, file: String? = nil, line: Int? = nil, traceback: String? = nil) {
         self.kind = kind
@@ -49,7 +52,7 @@ public struct LuaError: Error, Equatable, Sendable, CustomStringConvertible {
 extension LuaError {
     /// Builds an error from Lua's text, splitting a leading "file:line: " into fields;
     /// when the message has none, the first Lua frame of the traceback supplies them.
-    init(kind: Kind, luaMessage: String, traceback: String?) {
+    init(kind: Kind, luaMessage: String, traceback: String?, messageIsString: Bool = true) {
         if let (file, line, rest) = Self.splitLocation(luaMessage) {
             self.init(kind: kind, message: rest, file: file, line: line, traceback: traceback)
             // An error inside the host's own Lua wrappers is reported at the script's line.
@@ -57,6 +60,10 @@ extension LuaError {
                 self.file = scriptFile
                 self.line = scriptLine
             }
+        } else if messageIsString, let traceback, Self.raisedByErrorWithoutPosition(traceback) {
+            // error("msg", 0) (or a level naming no Lua line): no position, as in Lua.
+            self.init(kind: kind, message: luaMessage, traceback: traceback)
+            isRefusal = kind == .runtime
         } else if let traceback, let (file, line) = Self.firstScriptFrame(traceback) {
             self.init(kind: kind, message: luaMessage, file: file, line: line, traceback: traceback)
         } else {
@@ -87,6 +94,14 @@ extension LuaError {
 
     static func splitLocation(_ text: String) -> (String, Int, String)? {
         splitLocation(text[...])
+    }
+
+    /// Whether the error was raised by Lua's `error` itself (the traceback's first frame)
+    /// with a message that carries no position: the script asked for none (level 0).
+    /// Errors raised by host functions (also C frames) are located as before.
+    static func raisedByErrorWithoutPosition(_ traceback: String) -> Bool {
+        guard let first = traceback.split(separator: "\n").dropFirst().first else { return false }
+        return first.drop(while: { $0 == "\t" || $0 == " " }) == "[C]: in function 'error'"
     }
 
     /// The first "\tfile:line: in …" line of a traceback that is not a C function.

@@ -19,7 +19,8 @@ extension LuaState {
             else if c.memory_refused != 0, string(at: -1)?.hasSuffix("not enough memory") == true { kind = .memory }
             else { kind = .runtime }
         }
-        var error = LuaError(kind: kind, luaMessage: describeErrorObject(at: lua_gettop(L)), traceback: traceback)
+        var error = LuaError(kind: kind, luaMessage: describeErrorObject(at: lua_gettop(L)), traceback: traceback,
+                             messageIsString: lua_type(L, -1) == LUA_TSTRING)
         switch kind {
         case .memory where c.stack_refused != 0:
             error.kind = .runtime

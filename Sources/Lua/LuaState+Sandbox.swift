@@ -115,8 +115,9 @@ extension LuaState {
             do { path = try self.modulePath(for: name) } catch let LuaCall.Failure.message(problem) {
                 return call.push([.nil, .string(problem)])
             }
+            let shownPath = self.moduleChunkDirectory.flatMap { try? self.modulePath(for: name, in: $0) } ?? path
             guard FileManager.default.fileExists(atPath: path) else {
-                return call.push([.nil, .string("module '\(name)' not found: no file '\(path)'")])
+                return call.push([.nil, .string("module '\(name)' not found: no file '\(shownPath)'")])
             }
             guard LuaSourceFile.isInside(path, directory: self.moduleDirectory ?? ".") else {
                 return call.push([.nil, .string("module '\(name)' not found: '\(path)' leads outside the rules' folder")])
@@ -127,7 +128,7 @@ extension LuaState {
             }
             let status = data.withUnsafeBytes { raw in
                 self.loadChunk(call.L, UnsafeBufferPointer(start: raw.bindMemory(to: UInt8.self).baseAddress, count: raw.count),
-                               chunkName: path)
+                               chunkName: shownPath)
             }
             guard status == LUA_OK else { return 1 } // the syntax error as a string, raised by the prelude
             if !self.loadedModulePaths.contains(path) { self.loadedModulePaths.append(path) }
@@ -174,7 +175,11 @@ extension LuaState {
     /// `require "race"` → "<module directory>/race.lua"; `require "lib.util"` →
     /// "<dir>/lib/util.lua". Only names of letters, digits, `_`, `-` and dots.
     func modulePath(for name: String) throws -> String {
-        guard let directory = moduleDirectory else {
+        try modulePath(for: name, in: moduleDirectory)
+    }
+
+    func modulePath(for name: String, in folder: String?) throws -> String {
+        guard let directory = folder else {
             throw LuaCall.Failure.message("module '\(name)' not found: require finds only rule scripts beside the loaded one")
         }
         let allowed = name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == "." }

@@ -23,6 +23,10 @@ public final class LuaState {
 
     /// Where `require` looks for modules: the folder of the script loaded first.
     public var moduleDirectory: String?
+    /// How modules found in `moduleDirectory` are named in messages (their chunk names):
+    /// this folder instead, e.g. the folder as a rule test names it ("..") so an error
+    /// reads the same whatever folder the host runs in. Nil: `moduleDirectory`.
+    public var moduleChunkDirectory: String?
     /// Every chunk name loaded, to restore names Lua shortened to "...tail" (it keeps
     /// only 60 characters of a chunk name in messages).
     var chunkNames: Set<String> = []
@@ -254,6 +258,16 @@ public final class LuaState {
     // MARK: Memory
 
     /// Bytes the state currently holds.
+    /// The creation serial the next table, function or coroutine gets: scripts see it as
+    /// the object's identity (`tostring`) and `pairs` orders object keys by it. A game
+    /// saves and restores it with its state, and host work that looks without changing
+    /// anything (rendering, a status line) puts it back, so the same inputs give the same
+    /// identities whatever else was asked in between.
+    public var creationSerial: UInt64 {
+        get { context.pointee.next_serial }
+        set { context.pointee.next_serial = newValue }
+    }
+
     public var memoryUsed: Int { context.pointee.memory_used }
     /// The most bytes the state has held at once.
     public var memoryPeak: Int { context.pointee.memory_peak }

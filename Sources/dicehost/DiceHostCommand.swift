@@ -9,12 +9,17 @@ struct DiceHostCommand: ParsableCommand {
         commandName: "dicehost",
         abstract: "Play, test, simulate and check dice-game rules written in Lua 5.4.",
         version: "0.1.0",
-        subcommands: [Play.self, Test.self, Sim.self, Check.self, Replay.self, Serve.self]
+        subcommands: [Play.self, Test.self, Sim.self, Check.self, Odds.self, Dice.self, Replay.self, New.self, Serve.self]
     )
 
     /// As ArgumentParser's own `main()`, except that a usage error exits 2 (the
     /// contract in the README), where ArgumentParser exits 64 (EX_USAGE).
     static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let help = fullHelp(for: arguments) {
+            print(help)
+            return
+        }
         do {
             var command = try parseAsRoot()
             try command.run()
@@ -24,6 +29,30 @@ struct DiceHostCommand: ParsableCommand {
                 Foundation.exit(ExitStatus.usage.rawValue)
             }
             exit(withError: error)
+        }
+    }
+}
+
+extension DiceHostCommand {
+    /// `dicehost --help` lists every command with its options (ArgumentParser lists only
+    /// the names), and `dicehost sim --help` shows the options of `sim RULES` (which
+    /// ArgumentParser keeps under `sim run`). Nil: ArgumentParser's own help applies.
+    static func fullHelp(for arguments: [String]) -> String? {
+        let asksHelp = ["--help", "-h", "help"]
+        if arguments.count == 1, asksHelp.contains(arguments[0]) {
+            let usages = leafCommands(of: self).map { "  " + usageString(for: $0).replacingOccurrences(of: "\n", with: "\n  ") }
+            return helpMessage() + "\n\nEVERY COMMAND WITH ITS OPTIONS ('dicehost help COMMAND' explains each):\n" + usages.joined(separator: "\n")
+        }
+        if arguments.count == 2, arguments[0] == "sim", asksHelp.contains(arguments[1]) || arguments[1] == "--help" {
+            return helpMessage(for: Sim.Run.self) + "\n\nALSO:\n  " + usageString(for: Sim.Merge.self)
+                + "\n  (the --json results of the shards of one study, merged exactly; see 'dicehost sim merge --help')"
+        }
+        return nil
+    }
+
+    static func leafCommands(of command: ParsableCommand.Type) -> [ParsableCommand.Type] {
+        command.configuration.subcommands.flatMap { sub in
+            sub.configuration.subcommands.isEmpty ? [sub] : leafCommands(of: sub)
         }
     }
 }

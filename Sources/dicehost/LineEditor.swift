@@ -8,9 +8,13 @@ import Foundation
 final class LineEditor {
     /// The words tab completes (commands, actions, player names); set before each line.
     nonisolated(unsafe) static var words: [String] = []
+    /// The words that may follow the text before the word being completed (an action's
+    /// declared argument choices); nil or empty: `words`.
+    nonisolated(unsafe) static var wordsAfter: ((String) -> [String])?
     nonisolated(unsafe) private static var finished = false
     nonisolated(unsafe) private static var finishedLine: String?
     nonisolated(unsafe) private static var matches: [String] = []
+    nonisolated(unsafe) private static var candidates: [String] = []
 
     let historyFile: String
 
@@ -25,12 +29,15 @@ final class LineEditor {
         using_history()
         stifle_history(1000)
         _ = read_history(historyFile)
-        rl_attempted_completion_function = { text, _, _ in
+        rl_attempted_completion_function = { text, start, _ in
             rl_attempted_completion_over = 1
+            let before = rl_line_buffer.map { String(decoding: Data(bytes: $0, count: Int(max(start, 0))), as: UTF8.self) } ?? ""
+            LineEditor.candidates = before.trimmingCharacters(in: .whitespaces).isEmpty ? LineEditor.words
+                : (LineEditor.wordsAfter?(before)).flatMap { $0.isEmpty ? nil : $0 } ?? LineEditor.words
             return rl_completion_matches(text) { text, state in
                 if state == 0 {
                     let prefix = text.map { String(cString: $0) } ?? ""
-                    LineEditor.matches = LineEditor.words.filter { $0.hasPrefix(prefix) }.reversed()
+                    LineEditor.matches = LineEditor.candidates.filter { $0.hasPrefix(prefix) }.reversed()
                 }
                 guard let next = LineEditor.matches.popLast() else { return nil }
                 return strdup(next)

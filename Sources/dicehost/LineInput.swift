@@ -16,10 +16,18 @@ final class LineInput {
         case line(String)
         case interrupted
         case end
+        /// `idle` asked to stop waiting (see `next(until:)`).
+        case woken
     }
 
     /// The next line, calling `idle` about every 100 ms while none is ready.
     func next(idle: () -> Void) -> Event {
+        next(until: { idle(); return false })
+    }
+
+    /// The next line, or `.woken` as soon as `wake` (called about every 100 ms while no
+    /// line is ready) returns true.
+    func next(until wake: () -> Bool) -> Event {
         while true {
             if skippingToNewline {
                 if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
@@ -54,7 +62,10 @@ final class LineInput {
                 atEnd = true
                 continue
             }
-            if ready == 0 { idle(); continue }
+            if ready == 0 {
+                if wake() { return .woken }
+                continue
+            }
             var chunk = [UInt8](repeating: 0, count: 4096)
             let count = read(STDIN_FILENO, &chunk, chunk.count)
             if count < 0 && errno == EINTR { continue }

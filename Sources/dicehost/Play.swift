@@ -28,7 +28,7 @@ extension DiceHostCommand {
         @Flag(help: "Let the rules' bot policies play until the game ends (with --watch: again after each reload).")
         var auto = false
 
-        @Flag(help: "Reload the rules when the file, or a file it requires, is saved (within 200 ms).")
+        @Flag(help: "Reload the rules when the file, or a file it requires, is saved (within 100 ms).")
         var watch = false
 
         @Option(help: "Record the session as a rule test (transcript) in this file.")
@@ -91,6 +91,7 @@ extension DiceHostCommand {
             output.begin(game)
             if self.seed == nil { output.show(["seed \(seed)"]) }
             output.show(["\(game.rules.name): \(names.joined(separator: ", "))"])
+            output.show(game.rules.warnings.map { "warning: " + $0 })
             output.show(game.events.dropFirst().map(\.description))
             Interrupts.install()
             let session = GameSession(game: game)
@@ -130,6 +131,7 @@ extension DiceHostCommand {
                 let event: LineInput.Event
                 if let editor {
                     LineEditor.words = session.completionWords
+                    LineEditor.wordsAfter = { session.completions(after: $0) }
                     event = editor.next(prompt: output.renderer.prompt(for: session.game), idle: idle)
                 } else {
                     event = input.next { _ = idle() }
@@ -141,9 +143,11 @@ extension DiceHostCommand {
                     return
                 case .interrupted:
                     output.show(["^C"])
+                case .woken:
+                    continue
                 case .line(let line):
                     if let dieConsole, let lines = Interrupts.whileRunning(session.game.lua, { dieConsole.handle(line) }) {
-                        output.show(lines)
+                        if interactive { output.animateSpins(lines) } else { output.show(lines) }
                         continue
                     }
                     let reply = Interrupts.whileRunning(session.game.lua) { output.run(line, in: session) }
@@ -181,12 +185,14 @@ extension DiceHostCommand {
         func autoReplayOnSave(_ watcher: RulesWatcher, names: [String], seed: UInt64, params: [(String, String)],
                               output: inout PlayOutput) throws {
             let input = LineInput()
+            output.show(["replaying after each save (Ctrl-C or end of input leaves)"])
             while true {
-                var changed = false
-                let event = input.next { changed = !watcher.changedFiles().isEmpty }
-                if case .end = event { return }
-                if case .interrupted = event { return }
-                guard changed else { continue }
+                // Lines typed meanwhile are ignored; a save wakes the wait.
+                switch input.next(until: { !watcher.changedFiles().isEmpty }) {
+                case .end, .interrupted: return
+                case .line: continue
+                case .woken: break
+                }
                 do {
                     let game = try Game(rulesFile: rules, players: names, seed: seed, params: params)
                     output.show(["reloaded \(rules): \(game.rules.name), replaying seed \(seed)"])
@@ -259,6 +265,21 @@ struct PlayOutput {
         let before = recorder.warning
         defer { if before == nil, let warning = recorder.warning { printError(warning) } }
         return try body()
+    }
+
+    /// At a terminal, a tumbling die's glyph spins in place before its line is shown.
+    func animateSpins(_ lines: [String]) {
+        for line in lines {
+            if line.hasPrefix("die rolling ") {
+                for glyph in line.dropFirst("die rolling ".count).split(separator: " ") {
+                    print("\r\u{1B}[K" + renderer.render("die rolling " + glyph), terminator: "")
+                    fflush(stdout)
+                    usleep(80_000)
+                }
+                print("\r\u{1B}[K", terminator: "")
+            }
+            show([line])
+        }
     }
 
     func clearPromptLine() {

@@ -3,13 +3,22 @@ import Foundation
 
 /// How play output looks in a terminal: dice glyphs in bold, turns and outcomes marked,
 /// LED colours drawn in their colour, errors in red. Plain text (exactly the lines
-/// tests compare) when output is not a terminal or `NO_COLOR` is set.
+/// tests compare) when output is not a terminal; `NO_COLOR` keeps the terminal's layout
+/// and drops only the colour.
 struct Renderer {
+    /// The terminal's layout: turn banners, `say` text without its tag, marked outcomes.
+    let layout: Bool
+    /// ANSI colour on top of the layout.
     let colour: Bool
+
+    init(layout: Bool, colour: Bool) {
+        self.layout = layout
+        self.colour = layout && colour
+    }
 
     static func forStandardOutput() -> Renderer {
         let noColor = ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false
-        return Renderer(colour: isatty(STDOUT_FILENO) != 0 && !noColor)
+        return Renderer(layout: isatty(STDOUT_FILENO) != 0, colour: !noColor)
     }
 
     static let ansi: [String: String] = [
@@ -20,7 +29,7 @@ struct Renderer {
     func paint(_ text: String, _ code: String) -> String { colour ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
 
     func render(_ line: String) -> String {
-        guard colour else { return line }
+        guard layout else { return line }
         if line.hasPrefix("error") { return paint(line, "1;31") }
         if line.hasPrefix("warning") { return paint(line, "33") }
         if line.hasPrefix("turn ") { return paint("── \(line.dropFirst(5))'s turn ──", "1;36") }
@@ -38,7 +47,7 @@ struct Renderer {
     func colourNames(in line: String) -> String {
         var out = line
         for (name, code) in Self.ansi where out.contains(name) {
-            out = out.replacingOccurrences(of: name, with: paint("⬤ " + name, code))
+            out = out.replacingOccurrences(of: name, with: colour ? paint("⬤ " + name, code) : name)
         }
         return out
     }

@@ -54,6 +54,12 @@ extension DiceHostCommand.Sim {
         @Flag(help: "Print the result as JSON (the input of `dicehost sim merge`).")
         var json = false
 
+        @Option(help: "Also write one CSV row per game (seed, outcome, winner, rolls, turns, each metric) to this file.")
+        var csv: String?
+
+        @Flag(help: "Let --csv replace an existing file that is not a CSV this command wrote.")
+        var force = false
+
         func run() throws {
             var plan: Simulation.Plan
             do {
@@ -68,25 +74,60 @@ extension DiceHostCommand.Sim {
                 throw ExitStatus.usage
             }
             plan.players = try DiceHostCommand.Play.players(players, rules: rules, params: plan.params)
+            let table = try csv.map { try SimCSV(path: $0, force: force, games: plan.range.count * (compare == nil ? 1 : 2),
+                                                 rules: [rules] + (compare.map { [$0] } ?? [])) }
+            plan.gameFinished = table.map { table in { [rules] game in table.add(game, rules: rules) } }
+            let stop = SimulationStop()
+            plan.stop = stop
+            SimInterrupt.install()
             if seed == nil && !json { print("seed \(plan.seed)") }
-            let first = try simulate(plan, label: compare == nil ? nil : rules)
+            let bar = ProgressBar(total: plan.range.count * (compare == nil ? 1 : 2))
+            defer { bar.finish() }
+            let first = try simulate(plan, bar: bar, label: compare == nil ? nil : rules, stop: stop)
+            defer { table?.write() }
+            if stop.isRequested {
+                bar.finish()
+                printPartial(first, planned: plan.range.count)
+                throw ExitStatus.failure
+            }
             guard let compare else {
+                if let warning = SimReport.unfinishedWarning(first) { printError("dicehost: " + warning) }
                 print(json ? SimReport.json(first) : SimReport.text(first))
                 if first.errors > 0 { throw ExitStatus.failure }
                 return
             }
             var other = plan
             other.rulesFile = compare
-            let second = try simulate(other, label: compare)
+            other.gameFinished = table.map { table in { game in table.add(game, rules: compare) } }
+            let second = try simulate(other, bar: bar, label: compare, stop: stop)
+            bar.finish()
+            if stop.isRequested {
+                print(json ? SimReport.json(first) : SimReport.text(first))
+                printPartial(second, planned: plan.range.count)
+                throw ExitStatus.failure
+            }
+            for (label, result) in [("A", first), ("B", second)] {
+                if let warning = SimReport.unfinishedWarning(result) { printError("dicehost: \(label): " + warning) }
+            }
             print(json ? SimReport.json(first, comparedWith: second) : SimReport.text(first, comparedWith: second))
             if first.errors + second.errors > 0 { throw ExitStatus.failure }
         }
 
-        func simulate(_ plan: Simulation.Plan, label: String?) throws -> SimulationResult {
-            let bar = ProgressBar(total: plan.range.count, label: label)
-            defer { bar.finish() }
+        /// Ctrl-C stopped the study: what was played so far, marked partial.
+        func printPartial(_ result: SimulationResult, planned: Int) {
+            let notice = "PARTIAL RESULT: stopped by Ctrl-C after \(result.games) of \(planned) games (the games played in order from the first)"
+            if json { printError("dicehost: " + notice) } else { print(notice) }  // --json output stays JSON
+            print(json ? SimReport.json(result) : SimReport.text(result))
+        }
+
+        func simulate(_ plan: Simulation.Plan, bar: ProgressBar, label: String?, stop: SimulationStop) throws -> SimulationResult {
+            bar.label = label
+            let offset = bar.done
             do {
-                return try Simulation.run(plan) { bar.update($0) }
+                return try Simulation.run(plan) { played in
+                    if SimInterrupt.takePending() { stop.request() }
+                    bar.update(offset + played)
+                }
             } catch let error as Simulation.PlanError {
                 printError("dicehost: \(error)")
                 throw ExitStatus.usage
@@ -141,41 +182,96 @@ extension DiceHostCommand.Sim {
     }
 }
 
-/// A progress bar with an estimate of the time left, on standard error when it is a terminal.
+/// A progress bar with an estimate of the time left, on standard error when it is a
+/// terminal: one line, cut to the terminal's width and redrawn in place (with `--compare`
+/// one bar runs over both studies, so the time left counts both).
 final class ProgressBar {
     let total: Int
-    let label: String?
+    var label: String?
     let enabled = isatty(STDERR_FILENO) != 0
     let started = Date()
     var drawn = false
+    private(set) var done = 0
 
-    init(total: Int, label: String?) {
+    init(total: Int, label: String? = nil) {
         self.total = max(total, 1)
         self.label = label
     }
 
     func update(_ done: Int) {
+        self.done = done
         guard enabled else { return }
-        let fraction = Double(done) / Double(total)
-        let width = 30, filled = min(width, max(0, Int(min(1, max(0, fraction)) * Double(width))))
         let elapsed = Date().timeIntervalSince(started)
-        let rate = elapsed > 0 ? Double(done) / elapsed : 0
-        let left = rate > 0 ? Double(total - done) / rate : 0
-        let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
-        let prefix = label.map { "\($0) " } ?? ""
-        let line = String(format: "\r%@%@ %3.0f%% %d/%d games, %.0f games/s, %@ left ", prefix, bar, fraction * 100, done, total, rate,
-                          Self.duration(left))
-        FileHandle.standardError.write(Data(line.utf8))
+        let line = Self.line(done: done, total: total, elapsed: elapsed, label: label, width: Self.terminalWidth())
+        FileHandle.standardError.write(Data(("\r" + line + "\u{1B}[K").utf8))
         drawn = true
+    }
+
+    /// The bar's text, at most `width - 1` characters (a full last column would wrap).
+    static func line(done: Int, total: Int, elapsed: Double, label: String?, width: Int) -> String {
+        let fraction = min(1, max(0, Double(done) / Double(max(total, 1))))
+        let rate = elapsed > 0 ? Double(done) / elapsed : 0
+        let left = rate > 0 ? Double(max(total - done, 0)) / rate : 0
+        let prefix = label.map { "\($0) " } ?? ""
+        let numbers = String(format: " %3.0f%% %d/%d games, %.0f games/s, %@ left", fraction * 100, done, total, rate, duration(left))
+        let room = width - 1 - prefix.count - numbers.count
+        let barWidth = min(30, room)
+        var text: String
+        if barWidth >= 5 {
+            let filled = Int(fraction * Double(barWidth))
+            text = prefix + String(repeating: "█", count: filled) + String(repeating: "·", count: barWidth - filled) + numbers
+        } else {
+            text = String(format: "%3.0f%% %@ left", fraction * 100, duration(left))
+        }
+        if text.count > width - 1 { text = String(text.prefix(max(width - 1, 0))) }
+        return text
+    }
+
+    static func terminalWidth() -> Int {
+        var size = winsize()
+        guard ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
+        return Int(size.ws_col)
     }
 
     func finish() {
         guard enabled, drawn else { return }
         FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        drawn = false
     }
 
     static func duration(_ seconds: Double) -> String {
         let seconds = seconds.isFinite ? min(max(seconds, 0), 1e12) : 0  // an estimate: never trap on a wild one
         return seconds < 60 ? String(format: "%.0fs", seconds) : String(format: "%dm%02ds", Int(seconds) / 60, Int(seconds) % 60)
+    }
+}
+
+/// A parent (a test runner, a job control shell) may hand down SIGINT and SIGTERM
+/// blocked; Ctrl-C must still reach a long-running command.
+func unblockInterrupts() {
+    var set = sigset_t()
+    sigemptyset(&set)
+    sigaddset(&set, SIGINT)
+    sigaddset(&set, SIGTERM)
+    pthread_sigmask(SIG_UNBLOCK, &set, nil)
+}
+
+/// Ctrl-C during `sim`: noted by the signal handler, turned into a stop request by the
+/// progress callback (the handler itself only sets a flag).
+enum SimInterrupt {
+    private static let pending: UnsafeMutablePointer<sig_atomic_t> = {
+        let p = UnsafeMutablePointer<sig_atomic_t>.allocate(capacity: 1)
+        p.initialize(to: 0)
+        return p
+    }()
+
+    static func install() {
+        _ = pending
+        signal(SIGINT) { _ in SimInterrupt.pending.pointee = 1 }
+        unblockInterrupts()
+    }
+
+    static func takePending() -> Bool {
+        defer { pending.pointee = 0 }
+        return pending.pointee != 0
     }
 }

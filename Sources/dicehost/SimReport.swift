@@ -8,11 +8,13 @@ enum SimReport {
 
     static func text(_ r: SimulationResult) -> String {
         var lines = [header(r)]
+        if let warning = unfinishedWarning(r) { lines.append(warning) }
         lines.append(row("outcome", "games", "rate", "95% CI"))
         for (seat, name) in r.study.players.enumerated() {
             lines.append(rateRow("\(name) wins", r.wins[seat], r.winRates[seat]))
         }
-        lines.append(rateRow("draws", r.draws, r.drawRate))
+        // A lone player's loss counts where a draw would: neither is a win.
+        lines.append(rateRow(r.study.players.count == 1 ? "losses/draws" : "draws", r.draws, r.drawRate))
         lines += problems(r)
         lines.append("")
         lines.append(lengthLine("rolls", r.rolls, r.meanRolls))
@@ -44,7 +46,7 @@ enum SimReport {
         lines.append(pad("mean turns", 14) + pad(meanWithCI(a.meanTurns), 26) + pad(meanWithCI(b.meanTurns), 26)
                      + signed(t.value, "%+.3f") + " [" + signed(t.lower, "%+.3f") + ", " + signed(t.upper, "%+.3f") + "] " + verdict(t))
         for (label, r) in [("A", a), ("B", b)] {
-            let extra = problems(r) + errorLines(r)
+            let extra = (unfinishedWarning(r).map { [$0] } ?? []) + problems(r) + errorLines(r)
             if !extra.isEmpty { lines += ["", "\(label):"] + extra }
         }
         return lines.joined(separator: "\n")
@@ -55,6 +57,14 @@ enum SimReport {
         let params = r.study.params.isEmpty ? "" : ", " + r.study.params.joined(separator: " ")
         return "\(r.study.rules) (\(r.study.rulesFile)\(params)): \(r.games) games\(covered), seed \(r.study.seed), players \(r.study.players.joined(separator: ", ")); "
             + String(format: "%.2f s, %.0f games/s", r.seconds, r.gamesPerSecond)
+    }
+
+    /// When most games did not end, the numbers describe nothing: say so, with the fix.
+    static func unfinishedWarning(_ r: SimulationResult) -> String? {
+        guard r.games > 0, r.unfinished * 2 > r.games else { return nil }
+        return "WARNING: \(percent(Double(r.unfinished) / Double(r.games))) of the games (\(r.unfinished) of \(r.games)) did not end within "
+            + "\(r.study.moveLimit) moves, so the rates below describe almost nothing. Give the game an end the bots reach "
+            + "(a finite param such as --set rounds=1, if the rules have one), or stop sooner with a smaller --move-limit."
     }
 
     static func problems(_ r: SimulationResult) -> [String] {
@@ -91,12 +101,22 @@ enum SimReport {
 
     static func metricLines(_ r: SimulationResult) -> [String] {
         guard !r.metrics.isEmpty else { return [] }
-        var lines = ["", "metrics (g:record)   times    games   mean per record   mean per game"]
+        var lines = ["", "metrics (g:record)   times    games   mean per record [95% CI]        mean per game"]
         for (name, m) in r.metrics.sorted(by: { $0.key < $1.key }) {
+            let e = metricEstimate(m)
+            let interval = String(format: "%.4g [%.4g, %.4g]", e.value, e.lower, e.upper)
             lines.append("  " + pad(name, 18) + pad("\(m.count)", 9) + pad("\(m.games)", 8)
-                         + pad(String(format: "%.4g", m.mean), 18) + String(format: "%.4g", m.sum / Double(max(r.games, 1))))
+                         + pad(interval, 32) + String(format: "%.4g", m.sum / Double(max(r.games, 1))))
         }
         return lines
+    }
+
+    /// The mean of a metric's records with its 95% interval (normal, from the sums).
+    static func metricEstimate(_ m: MetricTally) -> Estimate {
+        let n = Double(max(m.count, 1))
+        let mean = m.sum / n
+        let variance = m.count > 1 ? max(0, (m.sumOfSquares - m.sum * m.sum / n) / (n - 1)) : 0
+        return Estimate.mean(mean, standardDeviation: variance.squareRoot(), count: m.count)
     }
 
     static func errorLines(_ r: SimulationResult) -> [String] {
@@ -134,7 +154,10 @@ enum SimReport {
         var meanTurns: Estimate
         var medianRolls: Int?
         var gamesPerSecond: Double
+        /// Each `g:record` metric's mean per record with its 95% interval.
+        var metricMeans: [String: Estimate]?
         init(_ r: SimulationResult) {
+            metricMeans = r.metrics.isEmpty ? nil : r.metrics.mapValues(SimReport.metricEstimate)
             winRates = Dictionary(uniqueKeysWithValues: zip(r.study.players, r.winRates))
             drawRate = r.drawRate
             meanRolls = r.meanRolls

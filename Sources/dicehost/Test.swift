@@ -8,24 +8,61 @@ extension DiceHostCommand {
             abstract: "Run rule tests: transcripts of play sessions with the output expected.",
             discussion: """
                 Each test is one text file (see docs/scripting.md, "Rule tests"). A failing test
-                shows a diff (- expected, + actual). The last line reads "N passed, M failed";
-                the exit status is 1 when any test fails.
+                shows where it went wrong: the first differing lines with a few lines of context
+                (- expected, + actual). The last line reads "N passed, M failed"; the exit status
+                is 1 when any test fails. A test whose rules do not load fails, also with --update.
                 """
         )
 
-        @Argument(help: "Test files or folders (searched for *.txt). Default: rules/tests.")
+        @Argument(help: "Test files or folders (searched for *.txt). Default: rules/tests, ./tests beside rule scripts, and every tests/ folder beside a rule script under examples/.")
         var paths: [String] = []
+
+        @Option(name: .customShort("k"), help: "Run only the tests whose path contains this text (case-insensitive), e.g. -k doubles.")
+        var filter: String?
 
         @Flag(help: "Rewrite each test's expectations with the actual output.")
         var update = false
 
+        @Flag(help: "Run the tests again whenever a test or a rule script it uses is saved (Ctrl-C leaves).")
+        var watch = false
+
         func run() throws {
-            let files = try collect(paths.isEmpty ? ["rules/tests"] : paths)
+            var files = try collect(paths.isEmpty ? Self.defaultFolders() : paths)
+            if let filter, !filter.isEmpty { files = files.filter { $0.lowercased().contains(filter.lowercased()) } }
+            let colour = Renderer.forStandardOutput().colour
+            var failed = runAll(files, colour: colour)
+            guard watch else {
+                if failed > 0 { throw ExitStatus.failure }
+                return
+            }
+            unblockInterrupts()  // Ctrl-C leaves
+            var watched = Self.signatures(of: watchedFiles(files))
+            print("watching \(files.count) test\(files.count == 1 ? "" : "s") and their rules (Ctrl-C leaves)")
+            fflush(stdout)
+            while true {
+                usleep(100_000)
+                let now = Self.signatures(of: watchedFiles(files))
+                guard now != watched else { continue }
+                watched = now
+                print("")
+                failed = runAll(files, colour: colour)
+                fflush(stdout)
+            }
+        }
+
+        /// Runs the tests, prints the summary line; returns how many failed.
+        func runAll(_ files: [String], colour: Bool) -> Int {
             var passed = 0, failed = 0
             for file in files {
                 do {
                     let transcript = try Transcript(path: file)
                     let actual = transcript.play()
+                    if let problem = actual.setupError {
+                        // A setup failure is never an expectation, so --update leaves the file alone.
+                        failed += 1
+                        print(Self.paint("FAIL \(file): the game did not start: \(problem)", "1;31", colour))
+                        continue
+                    }
                     let expectedText = try String(contentsOfFile: file, encoding: .utf8)
                     if actual.text == expectedText || actual.text == transcript.text {
                         passed += 1
@@ -38,17 +75,90 @@ extension DiceHostCommand {
                         continue
                     }
                     failed += 1
-                    print("FAIL \(file)")
-                    for line in lineDiff(expected: transcript.text, actual: actual.text) {
-                        print("    " + line)
+                    print(Self.paint("FAIL \(file)", "1;31", colour))
+                    for line in trimmedDiff(lineDiff(expected: transcript.text, actual: actual.text)) {
+                        let painted = line.hasPrefix("-") ? Self.paint(line, "31", colour) : line.hasPrefix("+") ? Self.paint(line, "32", colour) : line
+                        print("    " + painted)
                     }
                 } catch {
                     failed += 1
-                    print("FAIL \(error)")
+                    print(Self.paint("FAIL \(error)", "1;31", colour))
                 }
             }
             print("\(passed) passed, \(failed) failed")
-            if failed > 0 { throw ExitStatus.failure }
+            return failed
+        }
+
+        static func paint(_ text: String, _ code: String, _ colour: Bool) -> String {
+            colour ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+        }
+
+        /// The lines that differ with `context` lines around each run of them; "…" marks
+        /// lines left out. At most `maxLines` lines (then a count of the rest).
+        func trimmedDiff(_ diff: [String], context: Int = 3, maxLines: Int = 40) -> [String] {
+            let changed = diff.indices.filter { !diff[$0].hasPrefix(" ") }
+            var keep = Set<Int>()
+            for i in changed { keep.formUnion(max(0, i - context)...min(diff.count - 1, i + context)) }
+            var out: [String] = []
+            var last = -1
+            for i in keep.sorted() {
+                if i > last + 1 { out.append("  …") }
+                out.append(diff[i])
+                last = i
+            }
+            if last >= 0, last < diff.count - 1 { out.append("  …") }
+            if out.count > maxLines {
+                out = Array(out.prefix(maxLines)) + ["  … (\(out.count - maxLines) more lines of the diff)"]
+            }
+            return out
+        }
+
+        /// rules/tests, and every tests/ folder beside a rule script under examples/.
+        static func defaultFolders() -> [String] {
+            var folders: [String] = []
+            let manager = FileManager.default
+            var isDirectory: ObjCBool = false
+            if manager.fileExists(atPath: "rules/tests", isDirectory: &isDirectory), isDirectory.boolValue { folders.append("rules/tests") }
+            // tests/ beside rule scripts in the current folder (what `dicehost new` makes outside a project).
+            if manager.fileExists(atPath: "tests", isDirectory: &isDirectory), isDirectory.boolValue,
+               ((try? manager.contentsOfDirectory(atPath: ".")) ?? []).contains(where: { $0.hasSuffix(".lua") }) { folders.append("tests") }
+            let found = (manager.enumerator(atPath: "examples")?.allObjects as? [String] ?? []).sorted()
+            for relative in found where (relative as NSString).lastPathComponent == "tests" {
+                let folder = "examples/" + relative
+                let parent = (folder as NSString).deletingLastPathComponent
+                guard manager.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue,
+                      let siblings = try? manager.contentsOfDirectory(atPath: parent), siblings.contains(where: { $0.hasSuffix(".lua") }) else { continue }
+                folders.append(folder)
+            }
+            return folders
+        }
+
+        /// The test files and the rule scripts (with what they require) that they name.
+        func watchedFiles(_ files: [String]) -> [String] {
+            var paths = Set(files)
+            for file in files {
+                guard let transcript = try? Transcript(path: file) else { continue }
+                let rules = transcript.rulesPath
+                paths.insert(rules)
+                // Scripts beside the rules (what `require` may load) count too.
+                let folder = (rules as NSString).deletingLastPathComponent
+                for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? [] where name.hasSuffix(".lua") {
+                    paths.insert(folder.isEmpty ? name : folder + "/" + name)
+                }
+            }
+            return paths.sorted()
+        }
+
+        static func signatures(of files: [String]) -> [String: String] {
+            var out: [String: String] = [:]
+            for file in files {
+                let attributes = try? FileManager.default.attributesOfItem(atPath: file)
+                let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSinceReferenceDate ?? 0
+                let size = (attributes?[.size] as? NSNumber)?.uint64Value ?? 0
+                let inode = (attributes?[.systemFileNumber] as? NSNumber)?.uint64Value ?? 0
+                out[file] = "\(modified) \(size) \(inode)"
+            }
+            return out
         }
 
         func collect(_ paths: [String]) throws -> [String] {

@@ -128,17 +128,23 @@ final class LinkedRace {
 
     @Test func theDieManagerReportsDiscoveryConnectionsAndFailures() throws {
         let good = SimulatedDie(seed: 1, name: "A"), flaky = SimulatedDie(seed: 2, faults: try .parse("connect-fails"), name: "B")
-        let manager = DieManager(scanner: SimulatedDie.Scanner(dice: [good, flaky]))
+        let locked = SimulatedDie(seed: 3, faults: try .parse("auth-fails"), name: "C")
+        let manager = DieManager(scanner: SimulatedDie.Scanner(dice: [good, flaky, locked]))
         var changes: [String] = []
         manager.onChange = { changes.append("\($0.name) \($0.state)") }
         manager.scan()
-        #expect(manager.dice.map(\.name) == ["A", "B"])
+        #expect(manager.dice.map(\.name) == ["A", "B", "C"])
         manager.connect(good.identifier)
         manager.connect(flaky.identifier)
+        manager.connect(locked.identifier)
         manager.disconnect(good.identifier)
         #expect(!manager.connect("nope"))
-        #expect(changes == ["A discovered", "B discovered", "A connecting", "A connected", "B connecting",
-                            "B connectionFailed(\"no answer from B (attempt 1)\")", "A disconnected(\"disconnected by the host\")"])
+        #expect(changes == ["A discovered", "B discovered", "C discovered", "A connecting", "A connected", "B connecting",
+                            "B connectionFailed(\"no answer from B (attempt 1)\")", "C connecting",
+                            "C authorisationFailed(\"C refused this host\\'s key\")", "A disconnected(\"disconnected by the host\")"])
+        #expect(manager.states[locked.identifier] == .authorisationFailed("C refused this host's key"))
+        manager.connect(flaky.identifier)  // the second attempt gets through
+        #expect(manager.states[flaky.identifier] == .connected)
     }
 
     @Test func faultListsParseAndBadOnesAreNamed() throws {
@@ -286,5 +292,43 @@ final class LinkedRace {
         #expect(events.contains { $0.kind == .sent(.rollUpdates(true)) })
         #expect(zip(events, events.dropFirst()).allSatisfy { $0.time <= $1.time })
         #expect(texts.last?.hasPrefix("win ") == true)
+    }
+}
+
+@Suite struct LabyrinthTests {
+    @Test func aRecordedStreamFromTheSimulatedDieSteersTheBallToTheGoal() throws {
+        let game = try Game(rulesFile: "rules/labyrinth.lua", players: ["Ann"], seed: 1)
+        let die = SimulatedDie(seed: 1)
+        let link = DieLink(session: GameSession(game: game), die: die)
+        die.connect()
+        #expect(die.sensorRates == [.accelerometer: 60])  // the rules' subscription reached the die
+        let recording = try SensorRecording.read("rules/tests/labyrinth/run-to-goal.csv", sensor: .accelerometer)
+        die.stream(recording)
+        #expect(game.now == 1500)  // the samples' times, on the game clock
+        link.run("tick 1s")
+        #expect(game.events.contains { $0.description == "say the ball reaches the goal of level 1 at 2032 ms" })
+        #expect(field(game, game.state, "level") == .integer(2))
+    }
+
+    @Test func theBotSteersThroughEveryLevelWithoutFalling() throws {
+        let game = try Game(rulesFile: "rules/labyrinth.lua", players: ["Ann"], seed: 1)
+        let moves = try game.playBotMoves(limit: 2000)
+        #expect(game.outcome == .win("Ann"), "after \(moves) moves")
+        #expect(field(game, game.state, "falls") == .integer(0))
+    }
+}
+
+extension LabyrinthTests {
+    @Test func aSecondRecordingStartsFromTheGameClockAgain() throws {
+        let game = try Game(rulesFile: "rules/labyrinth.lua", players: ["Ann"], seed: 1)
+        let die = SimulatedDie(seed: 1)
+        let link = DieLink(session: GameSession(game: game), die: die)
+        die.connect()
+        let still = [0, 100, 200].map { SensorSample.tilt(x: 0, y: 0, at: $0) }
+        die.stream(still)
+        #expect(game.now == 200)
+        link.run("tick 1s")
+        die.stream(still)  // its clock starts over: played from now, not squeezed into one moment
+        #expect(game.now == 1400)
     }
 }

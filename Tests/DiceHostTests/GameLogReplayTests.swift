@@ -123,3 +123,15 @@ import Testing
         #expect(!report.matched)
     }
 }
+
+extension GameLogReplayTests {
+    @Test func aSeedAboveInt64KeepsEveryDigitInTheLog() throws {
+        let game = try Game(rulesFile: "rules/race.lua", players: ["Ann", "Bob"], seed: .max)
+        var lines: [String] = []
+        GameLogRecorder { lines.append($0); return nil }.begin(game)
+        #expect(lines[0].contains("\"seed\":18446744073709551615,"))
+        let header = try GameLog.parse(lines[0])[0].header
+        #expect(header.seed == .max)
+        #expect(header.events[0]["seed"] == .unsigned(.max))
+    }
+}

@@ -142,7 +142,8 @@ import Testing
     }
 
     @Test func outOfTurnActionsNameTheirPlayer() throws {
-        let game = try makeGame(minimalRules)
+        expectGameError("it is Ann's turn, not Bob's") { try makeGame(minimalRules).act("add", by: "Bob", arguments: [5]) }
+        let game = try makeGame(minimalRules.replacingOccurrences(of: "\nreturn r", with: "\nr.anytime = {\"add\"}\nreturn r"))
         try game.act("add", by: "Bob", arguments: [5])
         #expect(game.lua.get(game.player("Bob").tableRef!, "score") == .integer(5))
         #expect(game.currentPlayer == "Ann")

@@ -176,9 +176,10 @@ import Testing
             let shown = seat.stringValue.map { "'\($0)'" } ?? seat.description
             expectRefused(game, "g.current must be one of g.players (its seat is \(shown), there are 2 players)") { try game.roll(values: [3]) }
             expectRefused(game, "g.current must be one of g.players (its seat is \(shown), there are 2 players)") { try game.act("blink", arguments: ["on", 1]) }
-            // Naming the player still works, and its table is the one the script changed.
+            // Naming the player still works (with no valid current player, turn order cannot
+            // refuse), and its table is the one the script changed; then it is Ann's turn.
             try game.act("seat", by: "Bob", arguments: [1])
-            try game.roll(values: [3], by: "Bob")
+            try game.roll(values: [3], by: "Ann")
         }
     }
 

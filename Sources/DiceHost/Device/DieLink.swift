@@ -29,8 +29,10 @@ public final class DieLink {
     public let recorder: GameLogRecorder?
     /// Called for every `Event`, in order.
     public var onEvent: ((Event) -> Void)?
-    /// Offset from the die's sample clock to the game clock (set by the first sample).
+    /// Offset from the die's sample clock to the game clock: set by the first sample, and
+    /// again when the die's clock starts over (a new recording).
     var sampleOffset: Int?
+    var lastSampleTime: Int?
     var forwardedEvents = 0
     var forwardedGame: Game?
     var rollUpdatesOn = false
@@ -91,8 +93,9 @@ public final class DieLink {
             case .tooShort: line = "device roll short"
             }
         case .sensor(let sample):
-            let offset = sampleOffset ?? (game.now - sample.time)
-            sampleOffset = offset
+            if sampleOffset == nil || sample.time < (lastSampleTime ?? 0) { sampleOffset = game.now - sample.time }
+            let offset = sampleOffset ?? 0
+            lastSampleTime = sample.time
             let at = max(game.now, min(HostLimits.maximumTime, sample.time + offset))
             line = "sensor \(sample.sensor.rawValue) " + sample.values.map(Self.decimal).joined(separator: " ") + " @\(at)"
         case .rollState, .signal: line = nil

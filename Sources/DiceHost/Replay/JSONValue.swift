@@ -6,6 +6,8 @@ public enum JSONValue: Codable, Equatable, Sendable, CustomStringConvertible {
     case null
     case bool(Bool)
     case integer(Int64)
+    /// A whole number above `Int64.max` (a seed may be any UInt64).
+    case unsigned(UInt64)
     case number(Double)
     case string(String)
     case array([JSONValue])
@@ -16,6 +18,7 @@ public enum JSONValue: Codable, Equatable, Sendable, CustomStringConvertible {
         if container.decodeNil() { self = .null }
         else if let value = try? container.decode(Bool.self) { self = .bool(value) }
         else if let value = try? container.decode(Int64.self) { self = .integer(value) }
+        else if let value = try? container.decode(UInt64.self) { self = .unsigned(value) }
         else if let value = try? container.decode(Double.self) { self = .number(value) }
         else if let value = try? container.decode(String.self) { self = .string(value) }
         else if let value = try? container.decode([JSONValue].self) { self = .array(value) }
@@ -28,6 +31,7 @@ public enum JSONValue: Codable, Equatable, Sendable, CustomStringConvertible {
         case .null: try container.encodeNil()
         case .bool(let value): try container.encode(value)
         case .integer(let value): try container.encode(value)
+        case .unsigned(let value): try container.encode(value)
         case .number(let value): try container.encode(value)
         case .string(let value): try container.encode(value)
         case .array(let value): try container.encode(value)

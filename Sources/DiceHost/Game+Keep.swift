@@ -1,0 +1,51 @@
+import Lua
+
+/// Rolling some of the dice again (Yahtzee, Farkle): the player keeps the dice at some
+/// positions of their last good roll and the others are rolled. The roll hook sees the
+/// whole new roll with `r.kept`, the positions kept (`{1, 3}`), and `r.previous`, the
+/// roll they came from.
+///
+///     try game.roll(keeping: [1, 3])   // at the prompt: roll keep 1 3; a bot: {"roll", keep = {1, 3}}
+extension Game {
+    /// A roll for `player` (default: the current one) that keeps the dice at `positions`
+    /// (1-based, into their last good roll) and rolls the others from the game's
+    /// generator, in position order.
+    public func roll(keeping positions: [Int], by player: String? = nil) throws {
+        try transaction {
+            let seat = try self.seat(of: player)
+            if player != nil { try checkTurn(seat: seat, input: "roll") }
+            let dice = rules.dice
+            var values = try lastRollValues(seat: seat, dice: dice)
+            let kept = Set(positions)
+            guard kept.count == positions.count else { throw GameError.refused("roll keep: each die may be kept once, got \(positions.map(String.init).joined(separator: " "))") }
+            if let bad = positions.first(where: { !(1...dice.count).contains($0) }) {
+                throw GameError.refused("roll keep: positions are 1 to \(dice.count) for \(dice), got \(bad)")
+            }
+            var one = dice
+            one.count = 1
+            for index in values.indices where !kept.contains(index + 1) {
+                values[index] = one.roll { lua.random.integer(in: $0) }.first ?? 1
+            }
+            let roll = Roll(values: values, total: dice.total(of: values))
+            host.rolls += 1
+            log(.roll(player: playerNames[seat - 1], roll: roll))
+            let keptTable = lua.makeTable(array: positions.sorted().map { .integer(Int64($0)) })
+            var arguments: [LuaValue] = [hooks.roll, .table(g), try playerValue(seat), .integer(Int64(roll.total)), .string("ok"), .table(keptTable)]
+            for value in roll.values { arguments.append(.integer(Int64(value))) }
+            try call(api.rollInputKept, arguments)
+        }
+    }
+
+    /// The values of the player's last good roll (`p.last_roll`), checked against the dice.
+    func lastRollValues(seat: Int, dice: DiceNotation) throws -> [Int] {
+        guard let p = try playerValue(seat).tableRef, case .table(let last) = lua.get(p, "last_roll"),
+              case .table(let valuesTable) = lua.get(last, "values") else {
+            throw GameError.refused("roll keep: \(playerNames[seat - 1]) has no roll to keep dice from yet")
+        }
+        let values = lua.array(valuesTable).compactMap(\.intValue)
+        guard values.count == dice.count, values.allSatisfy(dice.dieValues.contains) else {
+            throw GameError.refused("roll keep: the last roll does not fit \(dice) (the dice changed?); roll them all")
+        }
+        return values
+    }
+}
