@@ -219,6 +219,10 @@ actor Room {
                 let known = game.rules.actions.isEmpty ? "this game has none" : "this game has: " + game.rules.actions.joined(separator: ", ")
                 throw ProtocolError("unknown-action", "unknown action '\(action)' (\(known))")
             }
+            // Out of turn only what the rules list in `anytime` (the game checks it too).
+            if !game.rules.anytime.contains(action), let current = game.currentPlayer, current != name, !game.isOver {
+                throw ProtocolError("not-your-turn", "it is \(current)'s turn, not yours (\(action) waits for your turn)")
+            }
             let before = game.events.count
             try game.act(action, by: name, arguments: arguments.map(\.commandValue))
             log?.input("as \(name) \(action)" + arguments.map { " " + $0.commandText }.joined(), time: game.now, events: game.events[before...])
@@ -410,6 +414,7 @@ actor Room {
         switch game.outcome {
         case .win(let p)?: out += "\"outcome\":\("\(p) won".jsonQuoted),"
         case .draw?: out += "\"outcome\":\"a draw\","
+        case .loss(let p)?: out += "\"outcome\":\("\(p) lost".jsonQuoted),"
         case nil: break
         }
         if let status = game.statusLine() { out += "\"status\":\(status.jsonQuoted)," }

@@ -114,11 +114,15 @@ struct ProtocolTests {
         #expect(refused["code"] as? String == "not-your-turn")
         #expect(refused["seq"] as? Int == 1)
         #expect((refused["message"] as? String)?.contains("Ann's turn") == true)
-        // The rules refuse an out-of-turn flip the same way (a rule error), and no event is sent.
+        // An action out of turn too, unless the rules list it in `anytime` (Snap's snap and show).
         bob.send(["type": "action", "seq": 2, "name": "flip"])
-        let ruleRefusal = try #require(await bob.next("error"))
-        #expect(ruleRefusal["code"] as? String == "rule-error")
-        #expect((ruleRefusal["message"] as? String)?.contains("Ann's turn to flip") == true)
+        let flipRefusal = try #require(await bob.next("error"))
+        #expect(flipRefusal["code"] as? String == "not-your-turn")
+        #expect((flipRefusal["message"] as? String)?.contains("it is Ann's turn, not yours") == true)
+        bob.send(["type": "action", "seq": 3, "name": "show"])
+        #expect(try #require(await bob.next("ack"))["seq"] as? Int == 3)
+        _ = try #require(await bob.next("events"))
+        let shown = try #require(await ann.next("events"))
 
         ann.send(["type": "roll", "seq": 1])
         #expect(try #require(await ann.next("ack"))["seq"] as? Int == 1)
@@ -130,7 +134,8 @@ struct ProtocolTests {
         #expect(events.first?["player"] as? String == "Ann")
         #expect(events.contains { $0["type"] as? String == "turn" && $0["player"] as? String == "Bob" })
         #expect((annSees["state"] as? [String: Any])?["current"] as? String == "Bob")
-        #expect(annSees["first"] as? Int == (started["events"] as? [Any])?.count)
+        let shownCount = (shown["events"] as? [Any])?.count ?? 0
+        #expect(annSees["first"] as? Int == ((started["events"] as? [Any])?.count ?? 0) + shownCount)
     }
 
     @Test func aRepeatedSequenceNumberIsNeverAppliedTwice() async throws {

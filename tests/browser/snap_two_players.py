@@ -125,10 +125,10 @@ def main():
         # Out of turn: the server refuses, on Bob's screen; nothing happens on Ann's.
         before = log_count(ann)
         click(bob, 'button[data-action="flip"]')
-        wait(bob, shows(bob, "notice", "it is Ann's turn to flip"), "the refused flip on Bob's screen")
+        wait(bob, shows(bob, "notice", "it is Ann's turn, not yours (flip waits for your turn)"), "the refused flip on Bob's screen")
         assert bob.find_element(By.ID, "notice").is_displayed()
         click(bob, "#roll")
-        wait(bob, shows(bob, "notice", "it is Ann's turn, not yours"), "the refused roll on Bob's screen")
+        wait(bob, lambda d: text_of(d, "notice") == "it is Ann's turn, not yours", "the refused roll on Bob's screen")
         screenshot(bob, "bob-refused")
         time.sleep(0.3)
         assert log_count(ann) == before, "a refused input changed the game"
