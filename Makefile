@@ -1,11 +1,11 @@
 # DiceHost: two commands set up everything on a fresh Debian machine with Swift.
 #   make play   installs Lua 5.4 if missing, builds, plays a shipped game
-#   make test   installs Lua 5.4 if missing, builds, runs every test
+#   make test   installs Lua 5.4 if missing, builds, runs every test (and the browser test)
 
 RULES ?= rules/race.lua
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: deps build play test bench clean fuzz fuzz-build fuzz-smoke fuzz-crashes example test-example
+.PHONY: deps build play test test-browser loadtest serve bench clean fuzz fuzz-build fuzz-smoke fuzz-crashes example test-example
 
 deps:
 	@bash scripts/ensure-deps.sh
@@ -21,6 +21,22 @@ test: deps
 	swift test --skip-build
 	.build/debug/dicehost test rules/tests examples/rules/tests
 	$(MAKE) test-example
+	$(MAKE) test-browser
+
+# Two Chromium windows play Snap on `dicehost serve` (installs chromium, chromium-driver
+# and Selenium in .build-venv on first use; see tests/browser).
+test-browser: build
+	@bash scripts/ensure-browser.sh
+	.build-venv/bin/python tests/browser/snap_two_players.py
+
+serve: build
+	.build/debug/dicehost serve rules --watch
+
+# Not in `make test`: 200 rooms x 4 clients for a minute, one server and then two behind
+# nginx (installed on first use); see loadtest/README.md.
+loadtest: deps
+	swift build -c release $(SWIFT_BUILD_FLAGS)
+	bash loadtest/run.sh
 
 # The embedding example (examples/RaceToSpace, its own package depending on this one by
 # path), built in its own scratch folder; its test compares what it draws with the

@@ -1,16 +1,19 @@
-// swift-tools-version:5.9
+// swift-tools-version:6.2
 import PackageDescription
 
 let package = Package(
     name: "DiceHost",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v14)],
     products: [
         .library(name: "Lua", targets: ["Lua"]),
         .library(name: "DiceHost", targets: ["DiceHost"]),
+        .library(name: "DiceHostServer", targets: ["DiceHostServer"]),
         .executable(name: "dicehost", targets: ["dicehost"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         // Exact rationals for dice distributions and exact odds.
         .package(url: "https://github.com/attaswift/BigInt", exact: "6.0.1"),
         // `swift package generate-documentation --target DiceHost` (the DocC catalog in Sources/DiceHost/DiceHost.docc).
@@ -34,10 +37,22 @@ let package = Package(
         .target(name: "CLuaSupport", dependencies: ["CLua"]),
         .target(name: "Lua", dependencies: ["CLua", "CLuaSupport"]),
         .target(name: "DiceHost", dependencies: ["Lua", .product(name: "BigInt", package: "BigInt")]),
+        // The multiplayer server (`dicehost serve`): rooms over WebSocket and the browser table.
+        // DiceHost never depends on it.
+        .target(
+            name: "DiceHostServer",
+            dependencies: [
+                "DiceHost",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+            ],
+            resources: [.copy("Web")]
+        ),
         .executableTarget(
             name: "dicehost",
             dependencies: [
                 "DiceHost",
+                "DiceHostServer",
                 "CEditLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "BigInt", package: "BigInt"),
@@ -48,5 +63,14 @@ let package = Package(
         .testTarget(name: "LuaTests", dependencies: ["Lua"]),
         .testTarget(name: "DiceHostTests", dependencies: ["DiceHost", .product(name: "BigInt", package: "BigInt")]),
         .testTarget(name: "dicehostTests", dependencies: ["dicehost"]),
-    ]
+        .testTarget(
+            name: "DiceHostServerTests",
+            dependencies: [
+                "DiceHost",
+                "DiceHostServer",
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v5]
 )

@@ -1,0 +1,138 @@
+import Foundation
+
+/// One client's side of the protocol: the hello, the rate limit, and which room it is
+/// in. It reads the client's messages one at a time (from one task) and passes inputs
+/// to its room; everything the client is sent goes through its `ClientChannel`.
+final class ClientConnection {
+    let channel: ClientChannel
+    let lobby: Lobby
+    let limits: ServerLimits
+    private var greeted = false
+    private var room: Room?
+    private var tokens: Double
+    private var lastRefill = ContinuousClock.now
+    private var refusalsInARow = 0
+    private var roomsCreated = 0
+    /// Set when the connection should close after the current message.
+    private(set) var closing = false
+
+    init(channel: ClientChannel, lobby: Lobby, limits: ServerLimits) {
+        self.channel = channel
+        self.lobby = lobby
+        self.limits = limits
+        tokens = limits.messageBurst
+    }
+
+    /// Handles one text message from the client.
+    func receive(_ text: String) async {
+        guard takeToken() else {
+            refusalsInARow += 1
+            if refusalsInARow >= limits.refusalsBeforeClose {
+                sendError("rate-limited", "too many messages: the connection is closed")
+                closing = true
+            } else {
+                sendError("rate-limited", "too many messages: at most \(Int(limits.messagesPerSecond)) a second (bursts of \(Int(limits.messageBurst))); this one was dropped")
+            }
+            return
+        }
+        refusalsInARow = 0
+        let message: ClientMessage
+        do { message = try ClientMessage.decode(text) } catch let error as ProtocolError {
+            return sendError(error.code, error.message)
+        } catch {
+            return sendError("bad-message", "\(error)")
+        }
+        if case .hello(let version) = message {
+            guard version == ServerProtocol.version else {
+                sendError("bad-version", "this server speaks protocol version \(ServerProtocol.version), not \(version)")
+                closing = true
+                return
+            }
+            greeted = true
+            let rules = lobby.catalog.json
+            channel.send("{\"type\":\"hello\",\"version\":\(ServerProtocol.version),\"server\":\"dicehost\",\"maxMessageBytes\":\(ServerProtocol.maxMessageBytes),"
+                         + "\"messagesPerSecond\":\(limits.messagesPerSecond),\"rules\":\(rules)}")
+            return
+        }
+        guard greeted else {
+            return sendError("no-hello", "say hello first: {\"type\":\"hello\",\"version\":\(ServerProtocol.version)}")
+        }
+        switch message {
+        case .hello: break
+        case .rules: channel.send("{\"type\":\"rules\",\"rules\":\(lobby.catalog.json)}")
+        case .rooms: channel.send("{\"type\":\"rooms\",\"rooms\":[\(await lobby.list().joined(separator: ","))]}")
+        case .create(let request):
+            guard roomsCreated < limits.roomsPerConnection else {
+                return sendError("too-many-rooms", "one connection may create at most \(limits.roomsPerConnection) rooms")
+            }
+            do {
+                let room = try await lobby.create(request)
+                roomsCreated += 1
+                channel.send("{\"type\":\"created\",\"room\":\(room.id.jsonQuoted),\"rules\":\(request.rules.jsonQuoted)}")
+            } catch let error as ProtocolError {
+                sendError(error.code, error.message)
+            } catch {
+                sendError("server-error", "\(error)")
+            }
+        case .join(let id, let name):
+            guard let room = await enter(id) else { return }
+            if await room.join(name: name, client: channel) { self.room = room }
+        case .rejoin(let id, let token):
+            guard let room = await enter(id) else { return }
+            if await room.rejoin(token: token, client: channel) { self.room = room }
+        case .watch(let id):
+            guard let room = await enter(id) else { return }
+            if await room.watch(client: channel) { self.room = room }
+        case .start(let seq): await play(.start, seq: seq)
+        case .restart(let seq): await play(.restart, seq: seq)
+        case .roll(let seq, let values): await play(.roll(values: values), seq: seq)
+        case .action(let seq, let name, let arguments): await play(.action(name: name, arguments: arguments), seq: seq)
+        case .leave:
+            await room?.detach(clientID: channel.id, leaving: true)
+            room = nil
+            channel.send("{\"type\":\"left\"}")
+        case .ping(let id): channel.send("{\"type\":\"pong\",\"id\":\(id.map(String.init) ?? "null")}")
+        }
+    }
+
+    /// Leaves the room the client is in (a client is in one room at a time) and finds `id`.
+    private func enter(_ id: String) async -> Room? {
+        guard let target = await lobby.room(id) else {
+            sendError("no-room", "there is no room \(id)")
+            return nil
+        }
+        if let room {
+            await room.detach(clientID: channel.id, leaving: true)
+            self.room = nil
+        }
+        return target
+    }
+
+    private func play(_ input: Room.Input, seq: Int64) async {
+        guard let room else {
+            return sendError("not-in-room", "join a room before playing", seq: seq)
+        }
+        await room.input(input, seq: seq, from: channel.id)
+    }
+
+    /// The connection closed: the seat stays for its token.
+    func disconnected() async {
+        await room?.detach(clientID: channel.id, leaving: false)
+        room = nil
+    }
+
+    private func takeToken() -> Bool {
+        let now = ContinuousClock.now
+        let elapsed = now - lastRefill
+        lastRefill = now
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        tokens = min(limits.messageBurst, tokens + seconds * limits.messagesPerSecond)
+        guard tokens >= 1 else { return false }
+        tokens -= 1
+        return true
+    }
+
+    func sendError(_ code: String, _ message: String, seq: Int64? = nil) {
+        channel.send("{\"type\":\"error\",\"code\":\(code.jsonQuoted),\"message\":\(message.jsonQuoted)" + (seq.map { ",\"seq\":\($0)" } ?? "") + "}")
+    }
+}

@@ -1,0 +1,75 @@
+import DiceHost
+import Foundation
+
+/// The rooms of one server, by id. Creating a room checks the rules and params once,
+/// so a room that exists can start its game.
+actor Lobby {
+    let catalog: RuleCatalog
+    let limits: ServerLimits
+    let logDirectory: String?
+    private var rooms: [String: Room] = [:]
+
+    init(catalog: RuleCatalog, limits: ServerLimits, logDirectory: String?) {
+        self.catalog = catalog
+        self.limits = limits
+        self.logDirectory = logDirectory
+    }
+
+    func room(_ id: String) -> Room? { rooms[id] }
+
+    func create(_ request: ClientMessage.CreateRequest) throws -> Room {
+        guard let entry = catalog.entry(request.rules) else {
+            let offered = catalog.entries.map(\.file).joined(separator: ", ")
+            throw ProtocolError("unknown-rules", "no rule script '\(request.rules)' on this server (it offers: \(offered))")
+        }
+        guard rooms.count < limits.rooms else {
+            throw ProtocolError("server-full", "this server holds \(limits.rooms) rooms, the most it takes")
+        }
+        let rules = entry.rules
+        let seats = request.seats ?? rules.minPlayers
+        guard (rules.minPlayers...rules.maxPlayers).contains(seats) else {
+            throw ProtocolError("bad-field", "\(rules.name) takes \(rules.minPlayers) to \(rules.maxPlayers) players, not \(seats)")
+        }
+        do { _ = try Game.check(rulesFile: entry.path, params: request.params) } catch {
+            throw ProtocolError("bad-params", "\(error)")
+        }
+        let id = request.room ?? newID()
+        guard rooms[id] == nil else { throw ProtocolError("room-exists", "there is already a room \(id)") }
+        var log: RoomLog?
+        if let logDirectory {
+            do { log = try RoomLog(directory: logDirectory, room: id) } catch {
+                throw ProtocolError("server-error", "cannot write the room's log: \(error)")
+            }
+        }
+        let room = Room(id: id, entry: entry, params: request.params, seed: request.seed ?? UInt64.random(in: 0...ServerProtocol.maxSequence.magnitude),
+                        seats: seats, deviceRolls: request.deviceRolls, limits: limits, log: log)
+        rooms[id] = room
+        return room
+    }
+
+    func list() async -> [String] {
+        var out: [String] = []
+        for id in rooms.keys.sorted().prefix(200) {
+            if let room = rooms[id] { out.append(await room.summaryJSON()) }
+        }
+        return out
+    }
+
+    var allRooms: [Room] { Array(rooms.values) }
+
+    /// Closes the rooms nobody has been connected to for `limits.idleRoomSeconds`.
+    func sweep() async {
+        for (id, room) in rooms where await room.idleLongerThan(seconds: limits.idleRoomSeconds) {
+            await room.close()
+            rooms[id] = nil
+        }
+    }
+
+    private func newID() -> String {
+        let letters = Array("abcdefghjkmnpqrstuvwxyz23456789")
+        while true {
+            let id = String((0..<6).map { _ in letters.randomElement() ?? "a" })
+            if rooms[id] == nil { return id }
+        }
+    }
+}

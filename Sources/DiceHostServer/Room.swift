@@ -1,0 +1,466 @@
+import DiceHost
+import Foundation
+import Lua
+
+/// One game table on the server: a rule script, its seats and spectators, and once it
+/// starts one `Game` (its own Lua state, sandbox and per-input budget). The room is an
+/// actor, so its game is driven from one serial executor: inputs, timer firings and
+/// reloads never overlap. It holds the truth: it rolls the dice, checks whose turn it
+/// is, runs the timers on a real-time clock and sends every client the same events in
+/// the same order.
+actor Room {
+    let id: String
+    let entry: RuleCatalog.Entry
+    let params: [(String, String)]
+    let seed: UInt64
+    let seatCount: Int
+    let deviceRolls: Bool
+    let limits: ServerLimits
+
+    struct Seat {
+        var name: String
+        var token: String
+        /// The highest sequence number of this seat's inputs handled so far.
+        var lastSeq: Int64 = 0
+        var connections = 0
+    }
+
+    private(set) var seats: [Seat] = []
+    private var subscribers: [UInt64: Subscriber] = [:]
+    private(set) var game: Game?
+    private var session: GameSession?
+    /// Events of `game.events` already sent to the clients.
+    private var sentEvents = 0
+    /// When game time 0 was, on the server's clock.
+    private var origin = ContinuousClock.now
+    private var timerTask: Task<Void, Never>?
+    /// After a timer failed (the rules raised, or ran out of budget), the clock waits
+    /// this long before it tries again, instead of spinning.
+    private var retryAfter: ContinuousClock.Instant?
+    private var watcher: RulesWatcher?
+    let log: RoomLog?
+    /// Stopped rooms (removed from the lobby) take no more inputs.
+    private var closed = false
+
+    struct Subscriber {
+        var client: ClientChannel
+        /// The seat (index into `seats`), nil for a spectator.
+        var seat: Int?
+    }
+
+    init(id: String, entry: RuleCatalog.Entry, params: [(String, String)], seed: UInt64, seats: Int,
+         deviceRolls: Bool, limits: ServerLimits, log: RoomLog?) {
+        self.id = id
+        self.entry = entry
+        self.params = params
+        self.seed = seed
+        self.seatCount = seats
+        self.deviceRolls = deviceRolls
+        self.limits = limits
+        self.log = log
+    }
+
+    // MARK: Seats and spectators
+
+    func join(name: String, client: ClientChannel) -> Bool {
+        guard !closed else { return refuse(client, "no-room", "room \(id) is closed") }
+        if let index = seats.firstIndex(where: { $0.name.lowercased() == name.lowercased() }) {
+            _ = index
+            return refuse(client, "name-taken", "the name \(name) is taken in room \(id); a player coming back joins with their token")
+        }
+        guard game == nil else { return refuse(client, "started", "the game in room \(id) has started; watch it, or come back with your token") }
+        guard seats.count < seatCount else { return refuse(client, "room-full", "room \(id) is full (\(seatCount) seats)") }
+        guard subscribers.count < limits.connectionsPerRoom else { return refuse(client, "room-full", "room \(id) has \(limits.connectionsPerRoom) connections, the most it takes") }
+        seats.append(Seat(name: name, token: Self.makeToken()))
+        let seat = seats.count - 1
+        client.send(message("joined", ["seat": "\(seat + 1)", "name": name.jsonQuoted, "token": seats[seat].token.jsonQuoted]))
+        attach(client, seat: seat)
+        if seats.count == seatCount { startGame() }
+        return true
+    }
+
+    func rejoin(token: String, client: ClientChannel) -> Bool {
+        guard !closed else { return refuse(client, "no-room", "room \(id) is closed") }
+        guard let seat = seats.firstIndex(where: { Self.constantTimeEqual($0.token, token) }) else {
+            return refuse(client, "bad-token", "that token holds no seat in room \(id)")
+        }
+        guard subscribers.count < limits.connectionsPerRoom else { return refuse(client, "room-full", "room \(id) has \(limits.connectionsPerRoom) connections, the most it takes") }
+        client.send(message("joined", ["seat": "\(seat + 1)", "name": seats[seat].name.jsonQuoted, "token": token.jsonQuoted,
+                                       "lastSeq": "\(seats[seat].lastSeq)", "rejoined": "true"]))
+        attach(client, seat: seat)
+        return true
+    }
+
+    func watch(client: ClientChannel) -> Bool {
+        guard !closed else { return refuse(client, "no-room", "room \(id) is closed") }
+        guard subscribers.count < limits.connectionsPerRoom else { return refuse(client, "room-full", "room \(id) has \(limits.connectionsPerRoom) connections, the most it takes") }
+        client.send(message("watching", [:]))
+        attach(client, seat: nil)
+        return true
+    }
+
+    /// Adds the client to the room: it gets the state and the recent events, the others
+    /// the new state (who is here).
+    private func attach(_ client: ClientChannel, seat: Int?) {
+        subscribers[client.id] = Subscriber(client: client, seat: seat)
+        idleSince = nil
+        if let seat { seats[seat].connections += 1 }
+        client.send(fullState())
+        broadcastState(except: client.id)
+    }
+
+    /// The client left or its connection closed. Before the game starts a leaving player
+    /// frees the seat; after, the seat waits for its token.
+    func detach(clientID: UInt64, leaving: Bool) {
+        guard let subscriber = subscribers.removeValue(forKey: clientID) else { return }
+        if subscribers.isEmpty { idleSince = ContinuousClock.now }
+        if let seat = subscriber.seat {
+            seats[seat].connections -= 1
+            if leaving, game == nil, seats[seat].connections == 0 { seats.remove(at: seat); renumberSubscribers(after: seat) }
+        }
+        broadcastState()
+    }
+
+    private func renumberSubscribers(after removed: Int) {
+        for (key, var subscriber) in subscribers {
+            if let seat = subscriber.seat, seat > removed { subscriber.seat = seat - 1; subscribers[key] = subscriber }
+        }
+    }
+
+    /// Since when nobody is connected (nil while someone is).
+    private var idleSince: ContinuousClock.Instant? = ContinuousClock.now
+
+    func idleLongerThan(seconds: Int) -> Bool {
+        guard subscribers.isEmpty, let idleSince else { return false }
+        return ContinuousClock.now - idleSince > .seconds(seconds)
+    }
+
+    // MARK: Inputs
+
+    enum Input {
+        case start, restart, roll(values: [Int]?), action(name: String, arguments: [ActionArgument])
+
+        var label: String {
+            switch self {
+            case .start: return "start"
+            case .restart: return "restart"
+            case .roll(let values): return values == nil ? "roll" : "roll (smart die)"
+            case .action(let name, _): return name
+            }
+        }
+    }
+
+    /// An input from a seated client: checked (seat, sequence number, turn), applied as
+    /// one transaction, logged and broadcast; or refused with an error to that client
+    /// only, the game unchanged.
+    func input(_ input: Input, seq: Int64, from clientID: UInt64) {
+        guard let subscriber = subscribers[clientID] else { return }
+        let client = subscriber.client
+        guard let seat = subscriber.seat else {
+            _ = refuse(client, "spectator", "spectators cannot play; join the room with a name to take a seat", seq: seq)
+            return
+        }
+        guard seq > seats[seat].lastSeq else {
+            client.send(message("ack", ["seq": "\(seq)", "duplicate": "true"]))
+            return
+        }
+        seats[seat].lastSeq = seq
+        let name = seats[seat].name
+        do {
+            try apply(input, by: name)
+        } catch {
+            switch error {
+            case let error as ProtocolError: _ = refuse(client, error.code, error.message, seq: seq)
+            case GameError.script(let error): _ = refuse(client, "rule-error", error.message, seq: seq)
+            default: _ = refuse(client, "refused", "\(error)", seq: seq)
+            }
+            // The clock may have moved (and timers fired) before the input was refused.
+            if let game, game.events.count > sentEvents { broadcastPending(cause: "{\"input\":\"clock\"}") }
+            return
+        }
+        client.send(message("ack", ["seq": "\(seq)"]))
+        broadcastPending(cause: "{\"player\":\(name.jsonQuoted),\"input\":\(input.label.jsonQuoted),\"seq\":\(seq)}")
+    }
+
+    private func apply(_ input: Input, by name: String) throws {
+        switch input {
+        case .start:
+            guard game == nil else { throw ProtocolError("started", "the game has already started") }
+            guard seats.count >= entry.rules.minPlayers else {
+                throw ProtocolError("not-enough-players", "\(entry.rules.name) needs at least \(entry.rules.minPlayers) players, \(seats.count) have joined")
+            }
+            startGame()
+            return
+        case .restart:
+            let game = try startedGame()
+            guard game.isOver else { throw ProtocolError("refused", "the game is still going; restart after it ends") }
+            let before = game.events.count
+            try game.restart()
+            origin = ContinuousClock.now
+            log?.input("restart", time: game.now, events: game.events[before...])
+        case .roll(let values):
+            let game = try startedGame()
+            try catchUpClock()
+            if let values, !deviceRolls {
+                _ = values
+                throw ProtocolError("no-device-rolls", "this room rolls the dice itself; it was not created to take a smart die's rolls")
+            }
+            if let current = game.currentPlayer, current != name, !game.isOver {
+                throw ProtocolError("not-your-turn", "it is \(current)'s turn, not yours")
+            }
+            let before = game.events.count
+            try game.roll(values: values, by: name)
+            let line = "as \(name) roll" + (values.map { " " + $0.map(String.init).joined(separator: " ") } ?? "")
+            log?.input(line, time: game.now, events: game.events[before...])
+        case .action(let action, let arguments):
+            let game = try startedGame()
+            try catchUpClock()
+            guard game.rules.actions.contains(action) else {
+                let known = game.rules.actions.isEmpty ? "this game has none" : "this game has: " + game.rules.actions.joined(separator: ", ")
+                throw ProtocolError("unknown-action", "unknown action '\(action)' (\(known))")
+            }
+            // Out of turn only what the rules list in `anytime` (the game checks it too).
+            if !game.rules.anytime.contains(action), let current = game.currentPlayer, current != name, !game.isOver {
+                throw ProtocolError("not-your-turn", "it is \(current)'s turn, not yours (\(action) waits for your turn)")
+            }
+            let before = game.events.count
+            try game.act(action, by: name, arguments: arguments.map(\.commandValue))
+            log?.input("as \(name) \(action)" + arguments.map { " " + $0.commandText }.joined(), time: game.now, events: game.events[before...])
+        }
+    }
+
+    private func startedGame() throws -> Game {
+        guard let game else {
+            throw ProtocolError("not-started", "the game has not started: \(seats.count) of \(seatCount) seats taken (a player may send start once \(entry.rules.minPlayers) have joined)")
+        }
+        return game
+    }
+
+    private func startGame() {
+        do {
+            let game = try Game(rulesFile: entry.path, players: seats.map(\.name), seed: seed, params: params)
+            self.game = game
+            session = GameSession(game: game)
+            origin = ContinuousClock.now
+            if limits.watchRules { watcher = RulesWatcher(game: game) }
+            log?.start(game)
+            broadcastPending(cause: "{\"input\":\"start\"}")
+        } catch {
+            broadcast(message("error", ["code": "\"rule-error\"", "message": "the game could not start: \(error)".jsonQuoted]))
+        }
+    }
+
+    // MARK: The clock
+
+    /// Game time now on the server's clock (ms since the game started).
+    private var clockNow: Int {
+        let elapsed = ContinuousClock.now - origin
+        let ms = elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
+        return Int(clamping: ms)
+    }
+
+    /// Moves the game clock to the server's clock (firing due timers, in order) before an
+    /// input is applied, so the input happens at the time it arrived.
+    private func catchUpClock() throws {
+        guard let game, !game.isOver else { return }
+        let target = clockNow
+        guard target > game.now else { return }
+        let step = min(target - game.now, GameSession.maxTickMilliseconds)
+        let before = game.events.count
+        try game.advance(by: step)
+        log?.input("tick \(step)ms", time: game.now, events: game.events[before...])
+    }
+
+    /// Sleeps until the next timer is due, then moves the clock and broadcasts.
+    private func scheduleTimer() {
+        timerTask?.cancel()
+        timerTask = nil
+        guard !closed, let game, let due = game.nextTimerDue else { return }
+        var deadline = origin.advanced(by: .milliseconds(due))
+        if let retryAfter, retryAfter > deadline { deadline = retryAfter }
+        timerTask = Task { [weak self] in
+            try? await Task.sleep(until: deadline, clock: .continuous)
+            guard !Task.isCancelled else { return }
+            await self?.timerDue()
+        }
+    }
+
+    private func timerDue() {
+        do {
+            try catchUpClock()
+            retryAfter = nil
+        } catch {
+            retryAfter = ContinuousClock.now + .seconds(1)
+            broadcast(message("error", ["code": "\"rule-error\"", "message": "a timer failed: \(error)".jsonQuoted]))
+        }
+        broadcastPending(cause: "{\"input\":\"clock\"}")
+    }
+
+    // MARK: Hot reload
+
+    /// With `--watch`: reloads the rules if their file (or a module) was saved; every
+    /// client is told, whether the reload took or not.
+    func pollRules() {
+        guard let game, let watcher, !closed else { return }
+        let changed = watcher.changedFiles()
+        guard !changed.isEmpty else { return }
+        let files = changed.map { ($0 as NSString).lastPathComponent }.joined(separator: ", ")
+        do {
+            try catchUpClock()
+            let before = game.events.count
+            try game.reload()
+            watcher.watch(game)
+            log?.input("reload", time: game.now, events: game.events[before...])
+            broadcast(message("reloaded", ["files": files.jsonQuoted, "rules": game.rules.name.jsonQuoted]))
+            broadcastPending(cause: "{\"input\":\"reload\"}")
+        } catch {
+            broadcast(message("error", ["code": "\"reload-failed\"", "message": "\(files) did not reload, the old rules still run: \(error)".jsonQuoted]))
+            broadcastPending(cause: nil)
+        }
+    }
+
+    func close() {
+        closed = true
+        timerTask?.cancel()
+        timerTask = nil
+    }
+
+    // MARK: Messages
+
+    /// Sends the events not yet sent, with the state after them, then waits for the next timer.
+    private func broadcastPending(cause: String?) {
+        guard let game else { return broadcastState() }
+        let events = game.events
+        let first = sentEvents
+        sentEvents = events.count
+        if first < events.count {
+            let list = events[first...].map(\.json).joined(separator: ",")
+            broadcast("{\"type\":\"events\",\"room\":\(id.jsonQuoted),\"first\":\(first),\"events\":[\(list)],"
+                      + "\"cause\":\(cause ?? "null"),\"state\":\(stateJSON())}")
+        } else {
+            broadcastState()
+        }
+        scheduleTimer()
+    }
+
+    private func broadcastState(except skipped: UInt64? = nil) {
+        broadcast(message("state", ["state": stateJSON()]), except: skipped)
+    }
+
+    private func broadcast(_ text: String, except skipped: UInt64? = nil) {
+        for subscriber in subscribers.values where subscriber.client.id != skipped { subscriber.client.send(text) }
+    }
+
+    /// The state with the last events (for a client that joins or comes back).
+    private func fullState() -> String {
+        let events = game?.events ?? []
+        let first = max(0, events.count - limits.historyEvents)
+        let list = events[first...].map(\.json).joined(separator: ",")
+        return "{\"type\":\"state\",\"room\":\(id.jsonQuoted),\"first\":\(first),\"events\":[\(list)],\"state\":\(stateJSON())}"
+    }
+
+    private func message(_ type: String, _ fields: [String: String]) -> String {
+        let body = fields.sorted { $0.key < $1.key }.map { "\($0.key.jsonQuoted):\($0.value)" }.joined(separator: ",")
+        return "{\"type\":\(type.jsonQuoted),\"room\":\(id.jsonQuoted)" + (body.isEmpty ? "" : "," + body) + "}"
+    }
+
+    private func refuse(_ client: ClientChannel, _ code: String, _ text: String, seq: Int64? = nil) -> Bool {
+        var fields = ["code": code.jsonQuoted, "message": text.jsonQuoted]
+        if let seq { fields["seq"] = "\(seq)" }
+        client.send(message("error", fields))
+        return false
+    }
+
+    /// What every client draws: the phase, players, whose turn, dice and LEDs, timers.
+    func stateJSON() -> String {
+        let rules = game?.rules ?? entry.rules
+        var out = "{\"rules\":{\"file\":\(entry.file.jsonQuoted),\"name\":\(rules.name.jsonQuoted),\"dice\":\(rules.dice.text.jsonQuoted),"
+            + "\"minPlayers\":\(rules.minPlayers),\"maxPlayers\":\(rules.maxPlayers),"
+            + "\"actions\":[\(rules.actions.map(\.jsonQuoted).joined(separator: ","))]},\"seats\":\(seatCount),"
+            + "\"deviceRolls\":\(deviceRolls),\"spectators\":\(subscribers.values.filter { $0.seat == nil }.count),"
+        guard let game, let session else {
+            let players = seats.enumerated().map { index, seat in
+                "{\"name\":\(seat.name.jsonQuoted),\"seat\":\(index + 1),\"connected\":\(seat.connections > 0)}"
+            }
+            return out + "\"phase\":\"waiting\",\"players\":[\(players.joined(separator: ","))]}"
+        }
+        let lines = session.describeState()
+        let current = game.currentPlayer
+        let players = seats.enumerated().map { index, seat -> String in
+            var fields = "{\"name\":\(seat.name.jsonQuoted),\"seat\":\(index + 1),\"connected\":\(seat.connections > 0),"
+                + "\"current\":\(seat.name == current && !game.isOver)"
+            if let table = game.player(seat.name).tableRef {
+                fields += ",\"out\":\(game.lua.get(table, "eliminated").isTruthy)"
+                switch game.lua.get(table, "score") {
+                case .integer(let n): fields += ",\"score\":\(n)"
+                case .number(let d) where d.isFinite: fields += ",\"score\":\(d)"
+                default: break
+                }
+            }
+            let prefix = seat.name + ": "
+            if lines.indices.contains(index + 1), lines[index + 1].hasPrefix(prefix) {
+                fields += ",\"summary\":\(String(lines[index + 1].dropFirst(prefix.count)).jsonQuoted)"
+            }
+            return fields + "}"
+        }
+        let phase = game.isOver ? "over" : "playing"
+        out += "\"phase\":\"\(phase)\",\"players\":[\(players.joined(separator: ","))],\"current\":\((current.map(\.jsonQuoted)) ?? "null"),"
+        out += "\"now\":\(game.now),\"clock\":\(clockNow),\"nextTimer\":\(game.nextTimerDue.map(String.init) ?? "null"),"
+        let leds = game.led.colors(at: game.now).map { String(format: "\"#%02x%02x%02x\"", min(max($0.red, 0), 255), min(max($0.green, 0), 255), min(max($0.blue, 0), 255)) }
+        out += "\"leds\":[\(leds.joined(separator: ","))],"
+        if case .roll(let player, let roll)? = game.events.last(where: { if case .roll = $0.kind { return true } else { return false } })?.kind {
+            out += "\"lastRoll\":{\"player\":\(player.jsonQuoted),\"values\":[\(roll.values.map(String.init).joined(separator: ","))],\"total\":\(roll.total),\"flag\":\"\(roll.flag.rawValue)\"},"
+        }
+        switch game.outcome {
+        case .win(let p)?: out += "\"outcome\":\("\(p) won".jsonQuoted),"
+        case .draw?: out += "\"outcome\":\"a draw\","
+        case .loss(let p)?: out += "\"outcome\":\("\(p) lost".jsonQuoted),"
+        case nil: break
+        }
+        if let status = game.statusLine() { out += "\"status\":\(status.jsonQuoted)," }
+        out += "\"summary\":\((lines.first ?? "").jsonQuoted),\"eventCount\":\(game.events.count)}"
+        return out
+    }
+
+    /// What the lobby lists.
+    func summaryJSON() -> String {
+        "{\"room\":\(id.jsonQuoted),\"rules\":\(entry.file.jsonQuoted),\"name\":\(entry.rules.name.jsonQuoted),\"seats\":\(seatCount),"
+            + "\"players\":[\(seats.map(\.name.jsonQuoted).joined(separator: ","))],\"phase\":\"\(game == nil ? "waiting" : (game?.isOver == true ? "over" : "playing"))\","
+            + "\"spectators\":\(subscribers.values.filter { $0.seat == nil }.count)}"
+    }
+
+    static func makeToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<4).map { _ in String(format: "%08x", UInt32.random(in: .min ... .max, using: &generator)) }.joined()
+    }
+
+    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        guard x.count == y.count else { return false }
+        return zip(x, y).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+}
+
+extension ActionArgument {
+    /// The value the rules get: the argument's text read as the REPL reads a word
+    /// (integer, finite number, true/false, else a string), so the room log's command
+    /// line replays to the same value ("25" and 25 are both the integer 25).
+    var commandValue: LuaValue {
+        let text = commandText
+        if let i = Int64(text) { return .integer(i) }
+        if let d = Double(text), d.isFinite { return .number(d) }
+        if text == "true" { return .boolean(true) }
+        if text == "false" { return .boolean(false) }
+        return .string(text)
+    }
+
+    /// The argument as the REPL types it (for the room log).
+    var commandText: String {
+        switch self {
+        case .integer(let n): return String(n)
+        case .number(let d): return String(d)
+        case .string(let s): return s
+        case .boolean(let b): return b ? "true" : "false"
+        }
+    }
+}

@@ -1,0 +1,25 @@
+/// What one server allows, so no client can use up what the others need.
+public struct ServerLimits: Sendable {
+    /// Messages a connection may send per second on average, and in one burst.
+    public var messagesPerSecond = 20.0
+    public var messageBurst = 40.0
+    /// Refused messages in a row (over the rate) after which the connection is closed.
+    public var refusalsBeforeClose = 100
+    /// Rooms one server holds, and connections (players and spectators) one room takes.
+    public var rooms = 5_000
+    public var connectionsPerRoom = 64
+    /// Rooms one connection may create.
+    public var roomsPerConnection = 20
+    /// A room nobody is connected to is closed after this long (its log stays).
+    public var idleRoomSeconds = 1_800
+    /// Messages waiting to be sent to one client; a client that falls further behind is
+    /// disconnected (it comes back with its token and gets the current state).
+    public var outboundBacklog = 1_024
+    /// Events a joining client gets with the state (the table's recent log).
+    public var historyEvents = 200
+    /// Hot-reload rule files saved while rooms use them (`--watch`), polled this often.
+    public var watchRules = false
+    public var watchIntervalMilliseconds = 250
+
+    public init() {}
+}

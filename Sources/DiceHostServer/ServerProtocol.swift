@@ -1,0 +1,242 @@
+import Foundation
+
+/// The JSON protocol `dicehost serve` speaks over WebSocket (docs/protocol.md): its
+/// version, its limits, and the messages a client may send, decoded and checked.
+public enum ServerProtocol {
+    /// Bumped when a message changes in a way an old client would misread.
+    public static let version = 1
+    /// The largest message a client may send (a bigger one closes the connection, code 1009).
+    public static let maxMessageBytes = 8_192
+    /// Names of players and rooms.
+    public static let maxNameCharacters = 32
+    public static let maxRoomIDCharacters = 32
+    /// Arguments of one action, and the longest string argument.
+    public static let maxActionArguments = 16
+    public static let maxArgumentBytes = 256
+    /// Params a room may set, and the longest value.
+    public static let maxParams = 32
+    /// Sequence numbers are whole numbers from 1 that JavaScript holds exactly.
+    public static let maxSequence: Int64 = 9_007_199_254_740_991
+}
+
+/// A message from a client, checked: every field a message needs is there with the
+/// expected type and range, else `ProtocolError` says which and what was expected.
+enum ClientMessage: Equatable {
+    case hello(version: Int)
+    case rules
+    case rooms
+    case create(CreateRequest)
+    case join(room: String, name: String)
+    case rejoin(room: String, token: String)
+    case watch(room: String)
+    case start(seq: Int64)
+    case roll(seq: Int64, values: [Int]?)
+    case action(seq: Int64, name: String, arguments: [ActionArgument])
+    case restart(seq: Int64)
+    case leave
+    case ping(id: Int64?)
+
+    struct CreateRequest: Equatable {
+        var rules: String
+        var room: String?
+        var seats: Int?
+        var params: [(String, String)]
+        var seed: UInt64?
+        var deviceRolls: Bool
+
+        static func == (a: CreateRequest, b: CreateRequest) -> Bool {
+            a.rules == b.rules && a.room == b.room && a.seats == b.seats && a.seed == b.seed && a.deviceRolls == b.deviceRolls
+                && a.params.map(\.0) == b.params.map(\.0) && a.params.map(\.1) == b.params.map(\.1)
+        }
+    }
+
+    /// Decodes one text frame.
+    static func decode(_ text: String) throws -> ClientMessage {
+        guard text.utf8.count <= ServerProtocol.maxMessageBytes else {
+            throw ProtocolError("too-large", "a message may have at most \(ServerProtocol.maxMessageBytes) bytes, this one has \(text.utf8.count)")
+        }
+        let parsed: JSONValue
+        do { parsed = try JSONValue.parse(text) } catch {
+            throw ProtocolError("bad-json", "a message must be one JSON object, e.g. {\"type\":\"hello\",\"version\":\(ServerProtocol.version)}; this is not valid JSON")
+        }
+        guard case .object(let object) = parsed else {
+            throw ProtocolError("bad-message", "a message must be a JSON object with a \"type\", got \(parsed.kindName)")
+        }
+        let fields = JSONFields(object: object)
+        let type = try fields.string("type", maxBytes: 32)
+        switch type {
+        case "hello": return .hello(version: Int(try fields.integer("version", in: 0...1_000_000)))
+        case "rules": return .rules
+        case "rooms": return .rooms
+        case "create":
+            var params: [(String, String)] = []
+            if let given = fields.value("params") {
+                guard case .object(let table) = given else {
+                    throw ProtocolError("bad-field", "\"params\" must be an object of names to values, got \(given.kindName)")
+                }
+                guard table.count <= ServerProtocol.maxParams else {
+                    throw ProtocolError("bad-field", "\"params\" may set at most \(ServerProtocol.maxParams) params, got \(table.count)")
+                }
+                for (name, value) in table.sorted(by: { $0.key < $1.key }) {
+                    params.append((name, try JSONFields.paramText(value, name: name)))
+                }
+            }
+            let seats = try fields.optionalInteger("seats", in: 1...64).map(Int.init)
+            let seed = try fields.optionalInteger("seed", in: 0...ServerProtocol.maxSequence).map(UInt64.init)
+            return .create(CreateRequest(rules: try fields.string("rules", maxBytes: 255),
+                                         room: try fields.optionalRoomID("room"), seats: seats, params: params, seed: seed,
+                                         deviceRolls: try fields.optionalBool("deviceRolls") ?? false))
+        case "join":
+            let room = try fields.roomID("room")
+            if fields.value("token") != nil { return .rejoin(room: room, token: try fields.string("token", maxBytes: 64)) }
+            return .join(room: room, name: try fields.playerName("name"))
+        case "watch": return .watch(room: try fields.roomID("room"))
+        case "start": return .start(seq: try fields.sequence())
+        case "restart": return .restart(seq: try fields.sequence())
+        case "roll":
+            let seq = try fields.sequence()
+            guard let given = fields.value("values") else { return .roll(seq: seq, values: nil) }
+            guard case .array(let list) = given, list.count <= 64 else {
+                throw ProtocolError("bad-field", "\"values\" must be a list of at most 64 whole numbers (a smart die's roll), got \(given.kindName)")
+            }
+            let values = try list.map { item -> Int in
+                guard case .integer(let n) = item, (1...1_000_000).contains(n) else {
+                    throw ProtocolError("bad-field", "\"values\" must hold whole numbers from 1 to 1000000, got \(item.kindName)")
+                }
+                return Int(n)
+            }
+            return .roll(seq: seq, values: values)
+        case "action":
+            let seq = try fields.sequence()
+            let name = try fields.string("name", maxBytes: 64)
+            var arguments: [ActionArgument] = []
+            if let given = fields.value("args") {
+                guard case .array(let list) = given, list.count <= ServerProtocol.maxActionArguments else {
+                    throw ProtocolError("bad-field", "\"args\" must be a list of at most \(ServerProtocol.maxActionArguments) values, got \(given.kindName)")
+                }
+                arguments = try list.map(ActionArgument.init(json:))
+            }
+            return .action(seq: seq, name: name, arguments: arguments)
+        case "leave": return .leave
+        case "ping": return .ping(id: try fields.optionalInteger("id", in: 0...ServerProtocol.maxSequence))
+        default:
+            throw ProtocolError("unknown-type", "unknown message type '\(type)'; the types are hello, rules, rooms, create, join, watch, start, roll, action, restart, leave, ping")
+        }
+    }
+}
+
+/// One argument of an action, as JSON gives it (the rules see Lua values).
+enum ActionArgument: Equatable {
+    case integer(Int64), number(Double), string(String), boolean(Bool)
+
+    init(json value: JSONValue) throws {
+        switch value {
+        case .bool(let flag): self = .boolean(flag)
+        case .integer(let n): self = .integer(n)
+        case .number(let d):
+            guard d.isFinite else { throw ProtocolError("bad-field", "an action argument must be a finite number") }
+            self = .number(d)
+        case .string(let text):
+            guard (1...ServerProtocol.maxArgumentBytes).contains(text.utf8.count) else {
+                throw ProtocolError("bad-field", "an action argument must have 1 to \(ServerProtocol.maxArgumentBytes) bytes, got \(text.utf8.count)")
+            }
+            // One word, as the REPL and the room log type it.
+            guard !text.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.properties.generalCategory == .control }) else {
+                throw ProtocolError("bad-field", "an action argument is one word: no spaces or control characters")
+            }
+            self = .string(text)
+        default:
+            throw ProtocolError("bad-field", "an action argument must be a number, a string or true/false, got \(value.kindName)")
+        }
+    }
+}
+
+/// A message the server refused, with a stable code (for programs) and a sentence (for people).
+struct ProtocolError: Error, Equatable, CustomStringConvertible {
+    var code: String
+    var message: String
+    init(_ code: String, _ message: String) { (self.code, self.message) = (code, message) }
+    var description: String { message }
+}
+
+/// Reads typed fields of a decoded JSON object, with errors that name the field.
+struct JSONFields {
+    let object: [String: JSONValue]
+
+    /// The field, or nil when it is missing or null.
+    func value(_ key: String) -> JSONValue? {
+        guard let value = object[key], value != .null else { return nil }
+        return value
+    }
+
+    static func paramText(_ value: JSONValue, name: String) throws -> String {
+        guard (1...64).contains(name.utf8.count) else { throw ProtocolError("bad-field", "a param name must have 1 to 64 bytes") }
+        switch value {
+        case .bool(let flag): return flag ? "true" : "false"
+        case .integer(let n): return String(n)
+        case .number(let d) where d.isFinite: return String(d)
+        case .string(let text) where text.utf8.count <= ServerProtocol.maxArgumentBytes: return text
+        default:
+            throw ProtocolError("bad-field", "param '\(name)' must be a number, a string of at most \(ServerProtocol.maxArgumentBytes) bytes or true/false, got \(value.kindName)")
+        }
+    }
+
+    func string(_ key: String, maxBytes: Int) throws -> String {
+        guard let value = value(key) else { throw ProtocolError("missing-field", "this message needs \"\(key)\"") }
+        guard case .string(let text) = value else { throw ProtocolError("bad-field", "\"\(key)\" must be a string, got \(value.kindName)") }
+        guard text.utf8.count <= maxBytes else { throw ProtocolError("bad-field", "\"\(key)\" may have at most \(maxBytes) bytes, got \(text.utf8.count)") }
+        return text
+    }
+
+    func integer(_ key: String, in range: ClosedRange<Int64>) throws -> Int64 {
+        guard let value = value(key) else { throw ProtocolError("missing-field", "this message needs \"\(key)\"") }
+        guard case .integer(let n) = value, range.contains(n) else {
+            throw ProtocolError("bad-field", "\"\(key)\" must be a whole number from \(range.lowerBound) to \(range.upperBound), got \(value.kindName)")
+        }
+        return n
+    }
+
+    func optionalInteger(_ key: String, in range: ClosedRange<Int64>) throws -> Int64? {
+        guard value(key) != nil else { return nil }
+        return try integer(key, in: range)
+    }
+
+    func optionalBool(_ key: String) throws -> Bool? {
+        guard let value = value(key) else { return nil }
+        guard case .bool(let flag) = value else { throw ProtocolError("bad-field", "\"\(key)\" must be true or false, got \(value.kindName)") }
+        return flag
+    }
+
+    /// The client's sequence number of an input (see docs/protocol.md).
+    func sequence() throws -> Int64 { try integer("seq", in: 1...ServerProtocol.maxSequence) }
+
+    func playerName(_ key: String) throws -> String {
+        let name = try string(key, maxBytes: 4 * ServerProtocol.maxNameCharacters).trimmingCharacters(in: .whitespaces)
+        guard (1...ServerProtocol.maxNameCharacters).contains(name.count) else {
+            throw ProtocolError("bad-name", "a name must have 1 to \(ServerProtocol.maxNameCharacters) characters")
+        }
+        guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format
+            || $0.properties.isWhitespace || $0 == "," }) else {
+            throw ProtocolError("bad-name", "a name is one word: no spaces, commas or control characters")
+        }
+        return name
+    }
+
+    func roomID(_ key: String) throws -> String {
+        let id = try string(key, maxBytes: ServerProtocol.maxRoomIDCharacters)
+        guard Self.isRoomID(id) else {
+            throw ProtocolError("bad-room", "a room id has 1 to \(ServerProtocol.maxRoomIDCharacters) letters, digits, '-' or '_'")
+        }
+        return id
+    }
+
+    func optionalRoomID(_ key: String) throws -> String? {
+        guard value(key) != nil else { return nil }
+        return try roomID(key)
+    }
+
+    static func isRoomID(_ id: String) -> Bool {
+        !id.isEmpty && id.utf8.count <= ServerProtocol.maxRoomIDCharacters
+            && id.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" }
+    }
+}

@@ -1,0 +1,399 @@
+// DiceHost browser table. Speaks docs/protocol.md over one WebSocket. Every text from
+// the server (rule scripts, player names) is put on the page with textContent, never
+// as HTML.
+"use strict";
+
+const PROTOCOL = 1;
+const $ = (id) => document.getElementById(id);
+const params = new URLSearchParams(location.search);
+
+let ws = null;
+let rules = [];
+let room = params.get("room");       // the room this page is at
+let seat = null;                     // {name, token} when seated here
+let spectating = false;
+let pending = [];                    // messages to send once the server said hello
+let timer = { deadline: null, handle: null };
+let lastState = null;
+let reconnectDelay = 500;
+
+// ---- storage: the reconnect token and the last sequence number, per room ----
+const seatKey = (id) => "dicehost.seat." + id;
+function savedSeat(id) {
+  try { return JSON.parse(localStorage.getItem(seatKey(id)) || "null"); } catch (e) { return null; }
+}
+function saveSeat(id, value) { localStorage.setItem(seatKey(id), JSON.stringify(value)); }
+function nextSeq() {
+  const saved = savedSeat(room) || {};
+  saved.seq = (saved.seq || 0) + 1;
+  saveSeat(room, saved);
+  return saved.seq;
+}
+
+// ---- the connection ----
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  const url = scheme + "//" + location.host + "/ws" + (room ? "?room=" + encodeURIComponent(room) : "");
+  ws = new WebSocket(url);
+  ws.onopen = () => {
+    reconnectDelay = 500;
+    setConnection("connected");
+    ws.send(JSON.stringify({ type: "hello", version: PROTOCOL }));
+  };
+  ws.onmessage = (event) => {
+    let message;
+    try { message = JSON.parse(event.data); } catch (e) { return; }
+    handle(message);
+  };
+  ws.onclose = () => {
+    setConnection("disconnected, reconnecting…");
+    ws = null;
+    setTimeout(() => { if (!ws) { queueRejoin(); connect(); } }, reconnectDelay);
+    reconnectDelay = Math.min(reconnectDelay * 2, 5000);
+  };
+}
+
+function send(message) {
+  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
+}
+
+/// After a reconnect, take the seat again (or watch again).
+function queueRejoin() {
+  pending = [];
+  if (!room) return;
+  const saved = savedSeat(room);
+  if (saved && saved.token) pending.push({ type: "join", room, token: saved.token });
+  else if (spectating) pending.push({ type: "watch", room });
+}
+
+function setConnection(text) { $("connection").textContent = text; }
+
+function notice(text, kind) {
+  const box = $("notice");
+  box.textContent = text;
+  box.className = "notice" + (kind ? " " + kind : "");
+  box.hidden = !text;
+}
+
+// ---- messages from the server ----
+function handle(m) {
+  switch (m.type) {
+    case "hello":
+      rules = m.rules || [];
+      fillRules();
+      if (pending.length === 0) queueRejoin();
+      for (const message of pending) send(message);
+      pending = [];
+      if (!room || (!savedSeat(room)?.token && !spectating)) showLobby();
+      send({ type: "rooms" });
+      break;
+    case "rooms": showRooms(m.rooms || []); break;
+    case "created":
+      room = m.room;
+      send({ type: "join", room: m.room, name: myName() });
+      break;
+    case "joined": {
+      room = m.room;
+      spectating = false;
+      const saved = savedSeat(room) || {};
+      seat = { name: m.name, token: m.token };
+      saveSeat(room, { name: m.name, token: m.token, seq: Math.max(saved.seq || 0, m.lastSeq || 0) });
+      setRoomInURL(room);
+      notice(m.rejoined ? "Welcome back, " + m.name + ": you have your seat again." : "", "info");
+      showTable();
+      break;
+    }
+    case "watching":
+      spectating = true;
+      seat = null;
+      setRoomInURL(m.room);
+      showTable();
+      break;
+    case "state":
+      if (m.events) { clearLog(); addEvents(m.first, m.events); }
+      showState(m.state);
+      break;
+    case "events":
+      addEvents(m.first, m.events);
+      showState(m.state);
+      break;
+    case "reloaded":
+      notice("The rules were reloaded (" + m.files + "): the game goes on under the new rules.", "info");
+      break;
+    case "ack": break;
+    case "left": room = null; seat = null; setRoomInURL(null); showLobby(); send({ type: "rooms" }); break;
+    case "error":
+      if (m.code === "bad-token") { localStorage.removeItem(seatKey(room)); seat = null; showLobby(); }
+      notice(m.message, "error");
+      addLogLine("refused: " + m.message, "error");
+      break;
+  }
+}
+
+// ---- lobby ----
+function myName() { return $("name").value.trim(); }
+
+function fillRules() {
+  const select = $("create-rules");
+  const chosen = select.value;
+  select.replaceChildren();
+  for (const r of rules) {
+    const option = document.createElement("option");
+    option.value = r.file;
+    option.textContent = r.name + " (" + r.minPlayers + "–" + r.maxPlayers + " players)";
+    select.appendChild(option);
+  }
+  if (chosen) select.value = chosen;
+  fillParams();
+}
+
+function fillParams() {
+  const r = rules.find((x) => x.file === $("create-rules").value);
+  const box = $("create-params");
+  box.replaceChildren();
+  if (!r) return;
+  $("create-seats").min = r.minPlayers;
+  $("create-seats").max = r.maxPlayers;
+  $("create-seats").value = Math.max(r.minPlayers, Math.min(r.maxPlayers, Number($("create-seats").value) || r.minPlayers));
+  for (const [key, value] of Object.entries(r.params || {})) {
+    const label = document.createElement("label");
+    label.textContent = key + " ";
+    const input = document.createElement("input");
+    input.dataset.param = key;
+    input.value = value;
+    label.appendChild(input);
+    box.appendChild(label);
+  }
+}
+
+function showRooms(list) {
+  const ul = $("rooms");
+  ul.replaceChildren();
+  if (list.length === 0) { const li = document.createElement("li"); li.textContent = "no rooms yet"; ul.appendChild(li); }
+  for (const r of list) {
+    const li = document.createElement("li");
+    li.dataset.room = r.room;
+    const text = document.createElement("span");
+    text.textContent = r.room + " · " + r.name + " · " + r.phase + " · " + r.players.length + "/" + r.seats + " " + r.players.join(", ") + " ";
+    li.appendChild(text);
+    if (r.phase === "waiting") li.appendChild(button("Join", "join", () => joinRoom(r.room)));
+    li.appendChild(button("Watch", "watch", () => { room = r.room; spectating = true; send({ type: "watch", room: r.room }); }));
+    ul.appendChild(li);
+  }
+  if (room && !list.some((r) => r.room === room)) {
+    const li = document.createElement("li");
+    li.dataset.room = room;
+    li.appendChild(button("Join room " + room, "join", () => joinRoom(room)));
+    ul.appendChild(li);
+  }
+}
+
+function joinRoom(id) {
+  if (!myName()) { notice("Type your name first.", "error"); $("name").focus(); return; }
+  localStorage.setItem("dicehost.name", myName());
+  room = id;
+  send({ type: "join", room: id, name: myName() });
+}
+
+function button(text, cls, onclick) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = "small " + cls;
+  b.textContent = text;
+  b.onclick = onclick;
+  return b;
+}
+
+/// A room's id is chosen here, so a load balancer that routes by room sends this
+/// connection to the process that will hold the room (docs/scaling.md).
+function createRoom(event) {
+  event.preventDefault();
+  if (!myName()) { notice("Type your name first.", "error"); $("name").focus(); return; }
+  localStorage.setItem("dicehost.name", myName());
+  const id = Math.random().toString(36).slice(2, 8);
+  const params = {};
+  for (const input of document.querySelectorAll("[data-param]")) params[input.dataset.param] = input.value;
+  const create = { type: "create", room: id, rules: $("create-rules").value, seats: Number($("create-seats").value), params };
+  room = id;
+  setRoomInURL(id);
+  pending = [create];
+  if (ws) { ws.onclose = null; ws.close(); ws = null; }
+  connect();
+}
+
+function setRoomInURL(id) {
+  const url = new URL(location.href);
+  if (id) url.searchParams.set("room", id); else url.searchParams.delete("room");
+  history.replaceState(null, "", url);
+}
+
+function showLobby() { $("lobby").hidden = false; $("table").hidden = true; }
+function showTable() { $("lobby").hidden = true; $("table").hidden = false; }
+
+// ---- the table ----
+function clearLog() { $("log").replaceChildren(); }
+
+function addEvents(first, events) {
+  const log = $("log");
+  events.forEach((e, i) => {
+    const index = first + i;
+    if (log.querySelector('[data-index="' + index + '"]')) return; // already shown
+    const li = document.createElement("li");
+    li.value = index + 1;
+    li.dataset.index = index;
+    li.className = e.type;
+    li.textContent = describe(e);
+    log.appendChild(li);
+  });
+  log.scrollTop = log.scrollHeight;
+}
+
+function addLogLine(text, cls) {
+  const li = document.createElement("li");
+  li.className = cls;
+  li.textContent = text;
+  $("log").appendChild(li);
+  $("log").scrollTop = $("log").scrollHeight;
+}
+
+function describe(e) {
+  const t = "[" + (e.t / 1000).toFixed(1) + "s] ";
+  switch (e.type) {
+    case "start": return t + "game starts: " + e.players.join(", ");
+    case "turn": return t + e.player + "'s turn";
+    case "roll": return t + e.player + " rolls " + (e.flag === "ok" ? e.values.join(" ") + " = " + e.total : e.flag);
+    case "say": return t + e.text;
+    case "led": return t + "die: " + e.command;
+    case "emit": return t + e.name + " " + e.data;
+    case "win": return t + e.player + " wins!";
+    case "lose": return t + e.player + " loses";
+    case "draw": return t + "a draw";
+    case "eliminate": return t + e.player + " is out";
+    case "reload": return t + "rules reloaded: " + e.text;
+    case "error": return t + "error: " + e.text;
+    default: return t + e.type;
+  }
+}
+
+const PIPS = { 1: [4], 2: [0, 8], 3: [0, 4, 8], 4: [0, 2, 6, 8], 5: [0, 2, 4, 6, 8], 6: [0, 2, 3, 5, 6, 8] };
+
+function drawDie(value, led) {
+  const die = document.createElement("div");
+  die.className = "die";
+  die.dataset.value = value;
+  if (led && led !== "#000000") die.style.setProperty("--led", led);
+  if (PIPS[value]) {
+    for (let cell = 0; cell < 9; cell++) {
+      const spot = document.createElement("span");
+      if (PIPS[value].includes(cell)) spot.className = "pip";
+      die.appendChild(spot);
+    }
+  } else {
+    die.classList.add("big");
+    die.textContent = String(value);
+  }
+  return die;
+}
+
+function showState(s) {
+  lastState = s;
+  $("room-title").textContent = s.rules.name + " · room " + room;
+  $("room-link").textContent = "Invite a friend: " + location.origin + "/?room=" + room;
+  $("you").textContent = seat ? "You are " + seat.name + "." : "You are watching.";
+  $("phase").textContent = s.phase === "waiting"
+    ? "Waiting for players: " + s.players.length + " of " + s.seats + " seats taken"
+    : s.phase === "over" ? "Game over: " + (s.outcome || "") : "";
+  $("turn").textContent = s.phase === "playing" && s.current ? (seat && s.current === seat.name ? "Your turn" : s.current + "'s turn") : "";
+  $("turn").dataset.current = s.current || "";
+  $("status-line").textContent = s.status || "";
+
+  const players = $("players");
+  players.replaceChildren();
+  for (const p of s.players) {
+    const li = document.createElement("li");
+    li.dataset.name = p.name;
+    li.classList.toggle("current", !!p.current);
+    li.classList.toggle("offline", !p.connected);
+    li.classList.toggle("out", !!p.out);
+    li.textContent = (p.current ? "▶ " : "") + p.name + (p.score !== undefined ? " · " + p.score : "")
+      + (seat && p.name === seat.name ? " (you)" : "") + (p.connected ? "" : " (offline)");
+    if (p.summary) { const small = document.createElement("span"); small.className = "summary"; small.textContent = p.summary; li.appendChild(small); }
+    players.appendChild(li);
+  }
+  $("spectators").textContent = s.spectators ? s.spectators + " watching" : "";
+
+  const dice = $("dice");
+  dice.replaceChildren();
+  if (s.lastRoll) {
+    if (s.lastRoll.flag !== "ok") { const d = drawDie(s.lastRoll.flag, null); dice.appendChild(d); }
+    for (const v of s.lastRoll.values) dice.appendChild(drawDie(v, s.leds && s.leds[v - 1]));
+    dice.title = s.lastRoll.player + " rolled " + s.lastRoll.total;
+  }
+  const leds = $("leds");
+  leds.replaceChildren();
+  (s.leds || []).forEach((color, i) => {
+    const led = document.createElement("span");
+    led.className = "led";
+    led.style.background = /^#[0-9a-f]{6}$/.test(color) ? color : "#000";
+    led.textContent = String(i + 1);
+    leds.appendChild(led);
+  });
+
+  const seated = !!seat;
+  $("start").hidden = !(seated && s.phase === "waiting" && s.players.length >= s.rules.minPlayers);
+  $("restart").hidden = !(seated && s.phase === "over");
+  $("controls").hidden = !seated;
+  $("roll").disabled = s.phase !== "playing";
+  const actions = $("actions");
+  actions.replaceChildren();
+  for (const name of s.rules.actions) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.dataset.action = name;
+    b.textContent = name;
+    b.disabled = s.phase !== "playing";
+    b.onclick = () => act(name);
+    actions.appendChild(b);
+  }
+  $("action-args").parentElement.hidden = s.rules.actions.length === 0;
+
+  if (s.nextTimer !== null && s.nextTimer !== undefined && s.clock !== undefined) {
+    timer.deadline = performance.now() + Math.max(0, s.nextTimer - s.clock);
+  } else {
+    timer.deadline = null;
+  }
+  tickTimer();
+}
+
+function tickTimer() {
+  clearTimeout(timer.handle);
+  if (timer.deadline === null) { $("timer").textContent = ""; return; }
+  const left = Math.max(0, timer.deadline - performance.now());
+  $("timer").textContent = "next timer in " + (left / 1000).toFixed(1) + " s";
+  if (left > 0) timer.handle = setTimeout(tickTimer, 100);
+}
+
+function parseArgs(text) {
+  return text.trim().split(/\s+/).filter((w) => w.length > 0).map((w) => {
+    if (/^-?\d+(\.\d+)?$/.test(w)) return Number(w);
+    if (w === "true") return true;
+    if (w === "false") return false;
+    return w;
+  });
+}
+
+function act(name) {
+  notice("");
+  send({ type: "action", seq: nextSeq(), name, args: parseArgs($("action-args").value) });
+}
+
+// ---- wiring ----
+$("name").value = localStorage.getItem("dicehost.name") || "";
+$("create-rules").onchange = fillParams;
+$("create-form").onsubmit = createRoom;
+$("refresh").onclick = () => send({ type: "rooms" });
+$("roll").onclick = () => { notice(""); send({ type: "roll", seq: nextSeq() }); };
+$("start").onclick = () => send({ type: "start", seq: nextSeq() });
+$("restart").onclick = () => send({ type: "restart", seq: nextSeq() });
+$("leave").onclick = () => { if (room) localStorage.removeItem(seatKey(room)); send({ type: "leave" }); };
+connect();

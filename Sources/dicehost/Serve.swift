@@ -1,0 +1,83 @@
+import ArgumentParser
+import DiceHost
+import DiceHostServer
+import Foundation
+
+extension DiceHostCommand {
+    struct Serve: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Serve the rule scripts of a folder: rooms over WebSocket and a browser table.",
+            discussion: """
+                Open http://HOST:PORT/ in a browser to create a room and play; the protocol is in \
+                docs/protocol.md. The server holds the games: it rolls the dice, enforces turns and runs \
+                the timers. Stop it with Ctrl-C.
+                """
+        )
+
+        @Argument(help: "The folder of rule scripts to offer, e.g. rules.")
+        var rulesDirectory: String
+
+        @Option(help: "The port to listen on (0: any free port).")
+        var port: Int = 8080
+
+        @Option(help: "The address to listen on; 0.0.0.0 lets other machines join.")
+        var host: String = "127.0.0.1"
+
+        @Flag(help: "Reload a rule file in every room that uses it when it is saved.")
+        var watch = false
+
+        @Option(name: .customLong("logs"), help: "A folder to write each room's log to (JSON Lines).")
+        var logDirectory: String?
+
+        func validate() throws {
+            guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, got \(port)") }
+        }
+
+        func run() throws {
+            var limits = ServerLimits()
+            limits.watchRules = watch
+            if let logDirectory {
+                var isDirectory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: logDirectory, isDirectory: &isDirectory), isDirectory.boolValue else {
+                    printError("dicehost: --logs \(logDirectory) is not a folder")
+                    throw ExitStatus.usage
+                }
+            }
+            let server: DiceHostServer
+            do {
+                server = try DiceHostServer(configuration: .init(rulesDirectory: rulesDirectory, host: host, port: port,
+                                                                 logDirectory: logDirectory, limits: limits))
+            } catch {
+                printError("dicehost: \(error)")
+                throw ExitStatus.usage
+            }
+            for problem in server.catalog.problems { printError("warning: \(problem.file) is not offered: \(problem.error)") }
+            guard !server.catalog.entries.isEmpty else {
+                printError("dicehost: \(rulesDirectory) has no rule script that loads")
+                throw ExitStatus.scriptDoesNotLoad
+            }
+            let done = DispatchSemaphore(value: 0)
+            let failure = FailureBox()
+            let names = server.catalog.entries.map(\.file).joined(separator: ", ")
+            let host = self.host, watching = watch
+            Task {
+                do {
+                    try await server.run(signals: true) { port in
+                        print("dicehost serve: http://\(host):\(port)/ (rules: \(names))\(watching ? ", watching for saves" : "")")
+                        fflush(stdout)
+                    }
+                } catch {
+                    failure.error = error
+                }
+                done.signal()
+            }
+            done.wait()
+            if let error = failure.error {
+                printError("dicehost: \(error)")
+                throw ExitStatus.failure
+            }
+        }
+    }
+}
+
+private final class FailureBox: @unchecked Sendable { var error: Error? }

@@ -1,0 +1,157 @@
+import DiceHostServer
+import Foundation
+import HummingbirdWSClient
+import Logging
+import Testing
+
+/// A `dicehost serve` on a free loopback port for the length of a test.
+struct TestServer {
+    let port: Int
+    let task: Task<Void, Error>
+
+    static let repositoryRules = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("rules").path
+
+    static func start(rules: String = repositoryRules, logs: String? = nil, limits: ServerLimits = ServerLimits()) async throws -> TestServer {
+        var configuration = DiceHostServer.Configuration(rulesDirectory: rules, port: 0, logDirectory: logs, limits: limits)
+        configuration.logLevel = "critical" // stopping the server at the end of a test is not an error
+        let server = try DiceHostServer(configuration: configuration)
+        let (ports, found) = AsyncStream.makeStream(of: Int.self)
+        let task = Task { try await server.run { found.yield($0) } }
+        var iterator = ports.makeAsyncIterator()
+        let port = try #require(await iterator.next())
+        return TestServer(port: port, task: task)
+    }
+
+    func stop() { task.cancel() }
+
+    func client() async throws -> TestClient { try await TestClient.connect(port: port) }
+}
+
+/// One WebSocket client: sends text, and reads the server's messages as JSON objects.
+final class TestClient: @unchecked Sendable {
+    private let outgoing: AsyncStream<String>.Continuation
+    private let mailbox: Mailbox
+    private let task: Task<Void, Error>
+    /// Every message read so far, in order.
+    private(set) var received: [[String: Any]] = []
+
+    private init(outgoing: AsyncStream<String>.Continuation, mailbox: Mailbox, task: Task<Void, Error>) {
+        self.outgoing = outgoing
+        self.mailbox = mailbox
+        self.task = task
+    }
+
+    /// Set when the server closed the connection (and every message before was read).
+    var closed: Bool { mailbox.isEmptyAndEnded }
+
+    static func connect(port: Int, path: String = "/ws") async throws -> TestClient {
+        let (toServer, outgoing) = AsyncStream.makeStream(of: String.self)
+        let mailbox = Mailbox()
+        let task = Task {
+            defer { mailbox.end() }
+            try await WebSocketClient.connect(url: "ws://127.0.0.1:\(port)\(path)", logger: Logger(label: "test-client")) { inbound, outbound, _ in
+                mailbox.open()
+                let writer = Task { for await text in toServer { try await outbound.write(.text(text)) } }
+                defer { writer.cancel() }
+                for try await message in inbound.messages(maxSize: 1 << 24) {
+                    if case .text(let text) = message { mailbox.put(text) }
+                }
+            }
+        }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !mailbox.isOpen {
+            guard !mailbox.hasEnded, ContinuousClock.now < deadline else { throw TestFailure("could not connect to port \(port)") }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        return TestClient(outgoing: outgoing, mailbox: mailbox, task: task)
+    }
+
+    func send(_ text: String) { outgoing.yield(text) }
+
+    func send(_ object: [String: Any]) {
+        guard let data = try? JSONSerialization.data(withJSONObject: object) else { return }
+        send(String(decoding: data, as: UTF8.self))
+    }
+
+    /// The next message from the server (nil when the connection closed or nothing came in time).
+    func next(timeout: Duration = .seconds(10)) async -> [String: Any]? {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if let text = mailbox.take() {
+                let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? ["type": "not-json", "text": text]
+                received.append(object)
+                return object
+            }
+            if mailbox.hasEnded || ContinuousClock.now >= deadline { return nil }
+            try? await Task.sleep(for: .milliseconds(2))
+        }
+    }
+
+    /// Reads messages until one of type `type` (or nil when none comes in time).
+    func next(_ type: String, timeout: Duration = .seconds(10)) async -> [String: Any]? {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            guard let message = await next(timeout: deadline - ContinuousClock.now) else { return nil }
+            if message["type"] as? String == type { return message }
+        }
+        return nil
+    }
+
+    /// Reads what arrives until nothing comes for `quiet`, or for at most `time`.
+    func drain(for time: Duration = .milliseconds(300), quiet: Duration? = nil) async -> [[String: Any]] {
+        var out: [[String: Any]] = []
+        let deadline = ContinuousClock.now + time
+        while ContinuousClock.now < deadline, let message = await next(timeout: min(quiet ?? time, deadline - ContinuousClock.now)) {
+            out.append(message)
+        }
+        return out
+    }
+
+    /// Reads until an `events` message with an event whose text is `text`.
+    func nextEvents(saying text: String, timeout: Duration = .seconds(10)) async -> [String: Any]? {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline, let message = await next("events", timeout: deadline - ContinuousClock.now) {
+            if (message["events"] as? [[String: Any]])?.contains(where: { $0["text"] as? String == text }) == true { return message }
+        }
+        return nil
+    }
+
+    /// Sends hello and reads the server's hello.
+    @discardableResult
+    func hello() async throws -> [String: Any] {
+        send(["type": "hello", "version": 1])
+        return try #require(await next("hello"))
+    }
+
+    func close() { outgoing.finish(); task.cancel() }
+}
+
+/// Messages from the server, waiting to be read.
+final class Mailbox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var messages: [String] = []
+    private var opened = false, ended = false
+
+    func put(_ text: String) { lock.lock(); messages.append(text); lock.unlock() }
+    func take() -> String? { lock.lock(); defer { lock.unlock() }; return messages.isEmpty ? nil : messages.removeFirst() }
+    func open() { lock.lock(); opened = true; lock.unlock() }
+    func end() { lock.lock(); ended = true; lock.unlock() }
+    var isOpen: Bool { lock.lock(); defer { lock.unlock() }; return opened }
+    var hasEnded: Bool { lock.lock(); defer { lock.unlock() }; return ended }
+    var isEmptyAndEnded: Bool { lock.lock(); defer { lock.unlock() }; return ended && messages.isEmpty }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A folder of rule scripts made for one test, removed after it.
+func withRulesFolder(_ files: [String: String], _ body: (String) async throws -> Void) async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dicehost-serve-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    for (name, text) in files { try text.write(toFile: (folder as NSString).appendingPathComponent(name), atomically: true, encoding: .utf8) }
+    try await body(folder)
+}

@@ -1,0 +1,234 @@
+"""Load test client for `dicehost serve` (see loadtest/README.md).
+
+Opens ROOMS rooms of Snap with 4 players each, every player a bot with a person's
+timing: on its turn it flips after 200-1000 ms (a slow one is flipped by the rules'
+timer), now and then it calls snap, and after a game ends one player restarts it. For
+DURATION seconds. Then it reports messages/s, the latency from an input to the
+broadcast of its events (p50/p99), and checks every client's events: numbered from 0
+with no gap, no repeat, in order, and equal to the room's log on the server.
+
+    python loadtest/client.py --url ws://127.0.0.1:8080/ws --rooms 200 --seconds 60 --logs DIR [--logs DIR2]
+"""
+import argparse
+import asyncio
+import glob
+import json
+import os
+import random
+import sys
+import time
+
+import websockets
+
+PLAYERS = 4
+
+
+def canonical(event):
+    """An event without its "text" (the room log adds the event's one-line form there)."""
+    return json.dumps({k: v for k, v in event.items() if k != "text"}, sort_keys=True, ensure_ascii=False)
+
+
+class Player:
+    def __init__(self, room, name, url, stats, rng):
+        self.room, self.name, self.url, self.stats, self.rng = room, name, url, stats, rng
+        self.events = []          # canonical JSON of every event, in order
+        self.problems = []
+        self.seq = 0
+        self.sent_at = {}         # seq -> monotonic time sent
+        self.state = None
+        self.ws = None
+        self.turn_task = None
+        self.done = False
+
+    async def send(self, message):
+        self.stats["sent"] += 1
+        await self.ws.send(json.dumps(message))
+
+    async def input(self, message):
+        self.seq += 1
+        message["seq"] = self.seq
+        self.sent_at[self.seq] = time.monotonic()
+        await self.send(message)
+
+    def take_events(self, first, events):
+        if first != len(self.events):
+            self.problems.append("%s/%s: events from %d, expected %d (%s)" % (
+                self.room, self.name, first, len(self.events), "a gap" if first > len(self.events) else "a repeat"))
+            if first < len(self.events):
+                events = events[len(self.events) - first:]
+        for event in events:
+            self.events.append(canonical(event))
+
+    async def run(self, create, joined_all, stop_at):
+        async with websockets.connect(self.url + "?room=" + self.room, max_size=1 << 24, open_timeout=60,
+                                      ping_interval=None) as ws:
+            self.ws = ws
+            await self.send({"type": "hello", "version": 1})
+            await ws.recv()
+            if create:
+                await self.send({"type": "create", "rules": "snap.lua", "room": self.room, "seats": PLAYERS,
+                                 "params": {"flip_ms": 1500}})
+                reply = json.loads(await ws.recv())
+                if reply.get("type") != "created":
+                    self.problems.append("create %s: %s" % (self.room, reply))
+                    return
+                joined_all.set()
+            else:
+                await joined_all.wait()
+            await self.send({"type": "join", "room": self.room, "name": self.name})
+            reader = asyncio.ensure_future(self.read(stop_at))
+            try:
+                await reader
+            finally:
+                self.done = True
+
+    async def read(self, stop_at):
+        ws = self.ws
+        while True:
+            left = stop_at - time.monotonic()
+            if left <= 0:
+                return
+            try:
+                text = await asyncio.wait_for(ws.recv(), timeout=left)
+            except asyncio.TimeoutError:
+                return
+            now = time.monotonic()
+            self.stats["received"] += 1
+            message = json.loads(text)
+            kind = message.get("type")
+            if kind == "events":
+                self.take_events(message["first"], message["events"])
+                cause = message.get("cause") or {}
+                if cause.get("player") == self.name and cause.get("seq") in self.sent_at:
+                    self.stats["latencies"].append(now - self.sent_at.pop(cause["seq"]))
+                self.on_state(message["state"])
+            elif kind == "state":
+                if "events" in message and not self.events:
+                    self.take_events(message["first"], message["events"])
+                self.on_state(message["state"])
+            elif kind == "error":
+                self.stats["refused"] += 1
+                self.sent_at.pop(message.get("seq"), None)
+
+    def on_state(self, state):
+        self.state = state
+        if state.get("phase") == "playing" and state.get("current") == self.name:
+            if self.turn_task is None or self.turn_task.done():
+                self.turn_task = asyncio.ensure_future(self.take_turn())
+        elif state.get("phase") == "over" and self.name.endswith("-1"):
+            if self.turn_task is None or self.turn_task.done():
+                self.turn_task = asyncio.ensure_future(self.restart())
+        elif state.get("phase") == "playing" and self.rng.random() < 0.02:
+            asyncio.ensure_future(self.call_snap())
+
+    async def take_turn(self):
+        await asyncio.sleep(self.rng.uniform(0.2, 1.0))  # a person thinking
+        if self.done or not self.state or self.state.get("current") != self.name:
+            return
+        await self.safe(self.input({"type": "action", "name": "flip"}))
+
+    async def call_snap(self):
+        await asyncio.sleep(self.rng.uniform(0.1, 0.5))
+        await self.safe(self.input({"type": "action", "name": "snap"}))
+
+    async def restart(self):
+        await asyncio.sleep(self.rng.uniform(0.5, 1.0))
+        await self.safe(self.input({"type": "restart"}))
+
+    async def safe(self, job):
+        try:
+            await job
+        except Exception:
+            pass  # the connection is closing at the end of the run
+
+
+def room_logs(directories):
+    """room id -> the events of its log file, in order."""
+    logs = {}
+    for directory in directories:
+        for path in glob.glob(os.path.join(directory, "room-*.jsonl")):
+            room = os.path.basename(path)[len("room-"):].rsplit("-", 1)[0]
+            events = []
+            with open(path, encoding="utf-8") as f:
+                for line in f:
+                    for event in json.loads(line).get("events", []):
+                        events.append(canonical(event))
+            logs.setdefault(room, []).append((directory, events))
+    return logs
+
+
+def percentile(values, p):
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
+
+
+async def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--url", required=True)
+    parser.add_argument("--rooms", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--logs", action="append", default=[])
+    parser.add_argument("--prefix", default="lt")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    stats = {"sent": 0, "received": 0, "refused": 0, "latencies": []}
+    players, jobs = [], []
+    start = time.monotonic()
+    stop_at = start + args.seconds
+    for r in range(args.rooms):
+        room = "%s%04d" % (args.prefix, r)
+        joined_all = asyncio.Event()
+        for s in range(PLAYERS):
+            player = Player(room, "%s-%d" % (room, s + 1), args.url, stats, random.Random(rng.random()))
+            players.append(player)
+            jobs.append(player.run(s == 0, joined_all, stop_at))
+    results = await asyncio.gather(*jobs, return_exceptions=True)
+    elapsed = time.monotonic() - start
+    failures = [r for r in results if isinstance(r, Exception)]
+    await asyncio.sleep(0.5)
+
+    problems = [p for player in players for p in player.problems]
+    logs = room_logs(args.logs)
+    checked = 0
+    per_process = {}
+    for player in players:
+        found = logs.get(player.room, [])
+        if len(found) != 1:
+            problems.append("%s: %d room logs found (expected exactly one)" % (player.room, len(found)))
+            continue
+        directory, logged = found[0]
+        per_process.setdefault(directory, set()).add(player.room)
+        if player.events != logged[:len(player.events)]:
+            at = next((i for i, (a, b) in enumerate(zip(player.events, logged)) if a != b), min(len(player.events), len(logged)))
+            problems.append("%s: its events differ from the room log at event %d" % (player.name, at))
+        elif len(player.events) < 10:
+            problems.append("%s: saw only %d events" % (player.name, len(player.events)))
+        checked += 1
+
+    events_seen = sum(len(p.events) for p in players)
+    lat = stats["latencies"]
+    print("rooms: %d x %d clients, %.1f s" % (args.rooms, PLAYERS, elapsed))
+    print("messages: %d sent, %d received: %.0f messages/s (%.0f in, %.0f out)" % (
+        stats["sent"], stats["received"], (stats["sent"] + stats["received"]) / elapsed,
+        stats["sent"] / elapsed, stats["received"] / elapsed))
+    print("inputs answered with a broadcast: %d; refused: %d; events seen by clients: %d" % (len(lat), stats["refused"], events_seen))
+    print("latency input -> broadcast: p50 %.1f ms, p99 %.1f ms, max %.1f ms" % (
+        percentile(lat, 50) * 1000, percentile(lat, 99) * 1000, (max(lat) if lat else float("nan")) * 1000))
+    if len(args.logs) > 1:
+        print("rooms per process: " + ", ".join("%s: %d" % (os.path.basename(d.rstrip("/")), len(r)) for d, r in sorted(per_process.items())))
+    print("clients checked against the room logs: %d of %d" % (checked, len(players)))
+    if failures:
+        problems += ["a client failed: %r" % f for f in failures[:5]]
+    if problems:
+        print("PROBLEMS (%d):" % len(problems))
+        for p in problems[:20]:
+            print("  " + p)
+        sys.exit(1)
+    print("no event lost, repeated or out of order; every client's view equals its room's log")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

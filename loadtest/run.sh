@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# `make loadtest`: 200 rooms x 4 bot clients against one `dicehost serve` for a minute,
+# then against two server processes behind Debian's nginx routing rooms by consistent
+# hashing of the room id (docs/scaling.md). Prints messages/s, latency, server memory,
+# and checks every client's events against its room's log.
+#   LOADTEST_ROOMS=200 LOADTEST_SECONDS=60 LOADTEST_NGINX_SECONDS=30 make loadtest
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rooms=${LOADTEST_ROOMS:-200}
+seconds=${LOADTEST_SECONDS:-60}
+nginx_seconds=${LOADTEST_NGINX_SECONDS:-30}
+bin=${DICEHOST:-.build/release/dicehost}
+venv=.build-venv
+
+if ! "$venv/bin/python" -c "import websockets" >/dev/null 2>&1; then
+  [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+  "$venv/bin/pip" install -q --disable-pip-version-check "websockets>=12,<16"
+fi
+if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "loadtest: installing nginx-light" >&2
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >/dev/null 2>&1 \
+      || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >/dev/null; }
+  else
+    echo "loadtest: nginx is missing: sudo apt-get install nginx-light" >&2; exit 1
+  fi
+fi
+nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
+ulimit -n 65536 2>/dev/null || ulimit -n 4096 2>/dev/null || true
+
+work=$(mktemp -d /tmp/dicehost-loadtest.XXXXXX)
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  [ -f "$work/nginx/nginx.pid" ] && kill "$(cat "$work/nginx/nginx.pid")" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+# Starts a server on a free port with its own log folder; sets $port and $pid.
+start_server() {
+  local logs=$1
+  mkdir -p "$logs"
+  port=$(free_port)
+  "$bin" serve rules --port "$port" --logs "$logs" > "$logs.out" 2>&1 &
+  pid=$!
+  pids+=("$pid")
+  for _ in $(seq 100); do grep -q "http://" "$logs.out" 2>/dev/null && return 0; sleep 0.1; done
+  echo "loadtest: the server did not start:"; cat "$logs.out"; exit 1
+}
+
+# Samples a process's resident memory every second; the peak goes to $1.
+watch_memory() {
+  local pid=$1 out=$2 peak=0
+  while kill -0 "$pid" 2>/dev/null; do
+    rss=$(awk '/VmRSS/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo 0)
+    [ "${rss:-0}" -gt "$peak" ] && peak=$rss && echo "$peak" > "$out"
+    sleep 1
+  done
+}
+
+echo "== one server: $rooms rooms x 4 clients, ${seconds}s"
+start_server "$work/one"
+one_pid=$pid
+watch_memory "$one_pid" "$work/one.rss" & pids+=($!)
+"$venv/bin/python" loadtest/client.py --url "ws://127.0.0.1:$port/ws" --rooms "$rooms" --seconds "$seconds" --logs "$work/one" --prefix one
+echo "server memory: peak resident $(( $(cat "$work/one.rss") / 1024 )) MiB (after the run: $(( $(awk '/VmRSS/ {print $2}' /proc/$one_pid/status) / 1024 )) MiB)"
+kill "$one_pid"
+wait "$one_pid" 2>/dev/null || true
+replayed=0
+for log in $(ls "$work"/one/room-*.jsonl | head -20); do
+  "$bin" replay "$log" > "$work/replay.out" 2>&1 || { echo "loadtest: dicehost replay $log failed:"; tail -5 "$work/replay.out"; exit 1; }
+  replayed=$((replayed + 1))
+done
+echo "dicehost replay: $replayed room logs replayed, every event matches ($(tail -1 "$work/replay.out"))"
+
+echo
+echo "== two servers behind nginx (hash \$arg_room consistent): $rooms rooms x 4 clients, ${nginx_seconds}s"
+start_server "$work/a"; a_port=$port
+start_server "$work/b"; b_port=$port
+front=$(free_port)
+mkdir -p "$work/nginx"
+cat > "$work/nginx/nginx.conf" <<CONF
+worker_processes 1;
+pid $work/nginx/nginx.pid;
+error_log $work/nginx/error.log warn;
+events { worker_connections 4000; }
+http {
+  access_log off;
+  client_body_temp_path $work/nginx; proxy_temp_path $work/nginx; fastcgi_temp_path $work/nginx;
+  uwsgi_temp_path $work/nginx; scgi_temp_path $work/nginx;
+  map \$http_upgrade \$connection_upgrade { default upgrade; '' close; }
+  upstream dicehost {
+    hash \$arg_room consistent;
+    server 127.0.0.1:$a_port;
+    server 127.0.0.1:$b_port;
+  }
+  server {
+    listen 127.0.0.1:$front;
+    location / {
+      proxy_pass http://dicehost;
+      proxy_http_version 1.1;
+      proxy_set_header Upgrade \$http_upgrade;
+      proxy_set_header Connection \$connection_upgrade;
+      proxy_read_timeout 1h;
+    }
+  }
+}
+CONF
+"$nginx_bin" -c "$work/nginx/nginx.conf" -p "$work/nginx"
+for _ in $(seq 50); do [ -f "$work/nginx/nginx.pid" ] && break; sleep 0.1; done
+"$venv/bin/python" loadtest/client.py --url "ws://127.0.0.1:$front/ws" --rooms "$rooms" --seconds "$nginx_seconds" \
+  --logs "$work/a" --logs "$work/b" --prefix two
+echo "each room's log is in one process's folder only: the routing kept every room on one process"
