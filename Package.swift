@@ -11,6 +11,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // Exact rationals for dice distributions and exact odds.
+        .package(url: "https://github.com/attaswift/BigInt", exact: "6.0.1"),
     ],
     targets: [
         // Lua 5.4 from the system (Debian: liblua5.4-dev) plus the C helpers Swift cannot write.
@@ -29,19 +31,20 @@ let package = Package(
         // watchdog, protected calls, sandbox, determinism, patterns, snapshots).
         .target(name: "CLuaSupport", dependencies: ["CLua"]),
         .target(name: "Lua", dependencies: ["CLua", "CLuaSupport"]),
-        .target(name: "DiceHost", dependencies: ["Lua"]),
+        .target(name: "DiceHost", dependencies: ["Lua", .product(name: "BigInt", package: "BigInt")]),
         .executableTarget(
             name: "dicehost",
             dependencies: [
                 "DiceHost",
                 "CEditLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "BigInt", package: "BigInt"),
             ]
         ),
         .executableTarget(name: "bench-calls", dependencies: ["Lua"], path: "bench/calls"),
         .executableTarget(name: "bench-roll", dependencies: ["DiceHost"], path: "bench/roll"),
         .testTarget(name: "LuaTests", dependencies: ["Lua"]),
-        .testTarget(name: "DiceHostTests", dependencies: ["DiceHost"]),
+        .testTarget(name: "DiceHostTests", dependencies: ["DiceHost", .product(name: "BigInt", package: "BigInt")]),
         .testTarget(name: "dicehostTests", dependencies: ["dicehost"]),
     ]
 )

@@ -79,6 +79,11 @@ function dice.roll(notation) end
 ---@param n integer
 ---@return string
 function dice.glyph(n) end
+---The exact distribution of a notation: total -> probability (exploding dice followed
+---until less than 1e-12 is left out). Refused beyond about 2,000,000 steps of work.
+---@param notation string e.g. "2d6", "4d6kh3", "2d20kl1", "1d6!+2"
+---@return table<integer, number>
+function dice.distribution(notation) end
 
 ---@alias Colour string|integer[]
 led = {}

@@ -30,19 +30,93 @@ void clua_note_location(clua_context *c, lua_State *L) {
     }
 }
 
-/// Whether a new block is a thread's stack doubling past CLUA_MAX_STACK_SLOTS. Lua 5.4.4
-/// allocates a grown stack as a new vector of (40 * 2^k + EXTRA_STACK) 16-byte slots.
-static int clua_is_runaway_stack(size_t tag, size_t nsize) {
-    if (tag != 0 || nsize % 16 != 0) return 0;
-    size_t slots = nsize / 16;
-    if (slots < 5) return 0;
-    slots -= 5;
-    if (slots <= CLUA_MAX_STACK_SLOTS || slots % 40 != 0) return 0;
-    slots /= 40;
-    return (slots & (slots - 1)) == 0;
+/* ---------------------------------------------------------------------------------
+** Thread stacks. Lua 5.4.4 never reallocates a stack in place: it allocates a new
+** vector (a fresh untagged block of (slots + 5) * 16 bytes), copies, and frees the old
+** one at once. A thread's first stack is the first block after the thread itself. So a
+** block is a stack if it is a new thread's first block, or a fresh untagged block whose
+** very next event is the free of a stack. Stacks carry CLUA_STACK_MARK in their header.
+** ------------------------------------------------------------------------------- */
+
+#define CLUA_STACK_MARK ((uint64_t)1 << 63)
+#define CLUA_EXTRA_STACK 5
+#define CLUA_STACK_SLOT 16
+#define CLUA_MIN_STACK_BYTES ((40 + CLUA_EXTRA_STACK) * CLUA_STACK_SLOT)
+
+static uint64_t *clua_header(void *object) { return (uint64_t *)((char *)object - CLUA_HEADER); }
+
+static size_t clua_stack_slots(size_t bytes) { return bytes / CLUA_STACK_SLOT - CLUA_EXTRA_STACK; }
+
+/// Stacks past half the cap are remembered by size: only they can double past it.
+static void clua_note_stack(clua_context *c, void *block, size_t bytes) {
+    *clua_header(block) |= CLUA_STACK_MARK;
+    size_t slots = clua_stack_slots(bytes);
+    if (slots <= CLUA_MAX_STACK_SLOTS / 2) return;
+    if (c->big_stack_count == c->big_stack_capacity) {
+        size_t capacity = c->big_stack_capacity ? c->big_stack_capacity * 2 : 8;
+        size_t *grown = realloc(c->big_stacks, capacity * sizeof *grown);
+        if (grown == NULL) return; /* then this stack is not checked: Lua's own limit holds */
+        c->big_stacks = grown;
+        c->big_stack_capacity = capacity;
+    }
+    c->big_stacks[c->big_stack_count++] = slots;
+}
+
+static void clua_forget_stack(clua_context *c, size_t bytes) {
+    size_t slots = clua_stack_slots(bytes);
+    if (slots <= CLUA_MAX_STACK_SLOTS / 2) return;
+    for (size_t i = 0; i < c->big_stack_count; i++) {
+        if (c->big_stacks[i] == slots) {
+            c->big_stacks[i] = c->big_stacks[--c->big_stack_count];
+            return;
+        }
+    }
+}
+
+/// Whether a fresh untagged block of `bytes` would be a live stack doubling past the cap.
+/// (A stack also grows to exactly what a call needs; library calls are capped at
+/// CLUA_MAX_RESULTS values, so that growth stays near the cap.)
+static int clua_is_runaway_stack(clua_context *c, size_t bytes) {
+    if (bytes % CLUA_STACK_SLOT != 0 || bytes < CLUA_MIN_STACK_BYTES) return 0;
+    size_t slots = clua_stack_slots(bytes);
+    if (slots <= CLUA_MAX_STACK_SLOTS) return 0;
+    for (size_t i = 0; i < c->big_stack_count; i++)
+        if (c->big_stacks[i] * 2 == slots) return 1;
+    return 0;
+}
+
+/// Follows the allocation events that tell stacks apart (see above).
+static void clua_track_stacks(clua_context *c, char *block, size_t osize, size_t nsize, int fresh) {
+    void *pending = c->pending_stack;
+    int expect = c->expect_thread_stack;
+    c->pending_stack = NULL;
+    c->expect_thread_stack = 0;
+    if (nsize == 0) {
+        if ((*(uint64_t *)block & CLUA_STACK_MARK) == 0) return;
+        clua_forget_stack(c, osize);
+        if (pending != NULL) clua_note_stack(c, pending, c->pending_bytes);
+        return;
+    }
+    if (!fresh) return;
+    void *object = block + CLUA_HEADER;
+    if (osize == LUA_TTHREAD) { c->expect_thread_stack = 1; return; }
+    if (osize != 0 || nsize % CLUA_STACK_SLOT != 0 || nsize < CLUA_MIN_STACK_BYTES) return;
+    if (expect) { clua_note_stack(c, object, nsize); return; }
+    c->pending_stack = object;
+    c->pending_bytes = nsize;
 }
 
 void clua_trip(clua_context *c, lua_State *L);
+
+/// Whether a new block is an object scripts can use as a key or print (a table, a
+/// closure, a coroutine, a userdata; `tag` is its type with variant bits): only those
+/// take a creation serial, so strings and internal vectors do not shift identities.
+static int clua_stamps_serial(size_t tag) {
+    switch (tag & 0x0f) {
+    case LUA_TTABLE: case LUA_TFUNCTION: case LUA_TTHREAD: case LUA_TUSERDATA: return 1;
+    default: return 0;
+    }
+}
 
 // Why C: lua_Alloc is called by Lua with no Swift context; it must be a C function.
 static void *clua_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
@@ -50,22 +124,31 @@ static void *clua_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     char *block = ptr ? (char *)ptr - CLUA_HEADER : NULL;
     size_t old = ptr ? osize + CLUA_HEADER : 0;
     if (nsize == 0) {
+        if (block != NULL) clua_track_stacks(c, block, osize, 0, 0);
         free(block);
         c->memory_used -= old;
         return NULL;
     }
     size_t total = nsize + CLUA_HEADER;
     if (total > old && c->enforce_memory) {
-        if (ptr == NULL && clua_is_runaway_stack(osize, nsize)) {
+        if (ptr == NULL && osize == 0 && clua_is_runaway_stack(c, nsize)) {
             if (!c->memory_refused) clua_note_location(c, NULL);
             c->memory_refused = 1;
             c->stack_refused = 1;
+            c->pending_stack = NULL;
             return NULL;
         }
         if (c->memory_used - old + total > c->memory_limit) {
             if (!c->memory_refused) clua_note_location(c, NULL);
             c->memory_refused = 1;
-            return NULL; /* Lua runs an emergency collection, then raises "not enough memory" */
+            c->pending_stack = NULL;
+            /* Lua now collects the whole heap before it raises "not enough memory":
+               that work is charged, so refusals in a loop cannot run unbounded. */
+            if (c->budget_armed && !c->budget_tripped) {
+                c->budget_remaining -= (int64_t)(c->memory_used / CLUA_BYTES_PER_UNIT);
+                if (c->budget_remaining <= 0) clua_trip(c, NULL);
+            }
+            return NULL;
         }
         if (c->budget_armed && !c->budget_tripped) {
             c->budget_remaining -= (int64_t)((total - old) / CLUA_BYTES_PER_UNIT);
@@ -75,14 +158,15 @@ static void *clua_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     }
     void *p = realloc(block, total);
     if (p == NULL) return NULL;
-    if (ptr == NULL) *(uint64_t *)p = ++c->next_serial;
+    if (ptr == NULL) *(uint64_t *)p = clua_stamps_serial(osize) ? ++c->next_serial : 0;
     c->memory_used = c->memory_used - old + total;
     if (c->memory_used > c->memory_peak) c->memory_peak = c->memory_used;
+    clua_track_stacks(c, (char *)p, osize, nsize, ptr == NULL);
     return (char *)p + CLUA_HEADER;
 }
 
 static uint64_t clua_block_serial(const void *object) {
-    return object ? *(const uint64_t *)((const char *)object - CLUA_HEADER) : 0;
+    return object ? *(const uint64_t *)((const char *)object - CLUA_HEADER) & ~CLUA_STACK_MARK : 0;
 }
 
 uint64_t clua_serial(lua_State *L, int index) {
@@ -133,5 +217,6 @@ lua_State *clua_newstate(size_t memory_limit) {
 void clua_close(lua_State *L) {
     clua_context *c = clua_ctx(L);
     lua_close(L);
+    free(c->big_stacks);
     free(c);
 }

@@ -337,5 +337,23 @@ void clua_name_functions(lua_State *L, int table) {
         }
         lua_pop(L, 1);
     }
-    lua_pop(L, 1);
+    /* Iterators the libraries hand out are light C functions too. */
+    if (lua_getfield(L, table, "ipairs") == LUA_TFUNCTION) {
+        lua_newtable(L);
+        lua_call(L, 1, 1);
+        lua_pushliteral(L, "ipairs iterator");
+        lua_rawset(L, names);
+    } else lua_pop(L, 1);
+    if (lua_getfield(L, table, "utf8") == LUA_TTABLE) {
+        for (int lax = 0; lax <= 1; lax++) {
+            if (lua_getfield(L, -1, "codes") != LUA_TFUNCTION) { lua_pop(L, 1); break; }
+            lua_pushliteral(L, "");
+            lua_pushboolean(L, lax);
+            lua_call(L, 2, 1);
+            if (lax) lua_pushliteral(L, "utf8.codes iterator (lax)");
+            else lua_pushliteral(L, "utf8.codes iterator");
+            lua_rawset(L, names);
+        }
+    }
+    lua_pop(L, 2);
 }

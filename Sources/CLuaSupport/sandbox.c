@@ -42,14 +42,52 @@ static int clua_collectgarbage(lua_State *L) {
     return 1;
 }
 
+/* Where the piece a reader function returned is kept while the parser reads it. */
+#define CLUA_LOAD_PIECE_SLOT 5
+
+/// Calls load's reader function for the next piece and charges what the parser will do
+/// with it (a reader may hand out the same long string for ever; only its own few
+/// instructions would be counted). Runs inside lua_load's protected parser.
+static const char *clua_charged_reader(lua_State *L, void *ud, size_t *size) {
+    (void)ud;
+    luaL_checkstack(L, 2, "too many nested functions");
+    lua_pushvalue(L, 1);
+    lua_call(L, 0, 1);
+    if (lua_isnil(L, -1)) {
+        lua_pop(L, 1);
+        *size = 0;
+        return NULL;
+    }
+    if (!lua_isstring(L, -1)) luaL_error(L, "reader function must return a string");
+    lua_replace(L, CLUA_LOAD_PIECE_SLOT);
+    const char *piece = lua_tolstring(L, CLUA_LOAD_PIECE_SLOT, size);
+    clua_charge_or_raise(L, 1 + (int64_t)(*size / CLUA_BYTES_PER_UNIT) * 4);
+    return piece;
+}
+
 // Forwards to the real load with mode "t" (binary chunks bypass the verifier) and the
 // sandbox as default environment (the real default is the unsandboxed _G). Compiling
-// is C work on the chunk's bytes, so it is charged.
+// is C work on the chunk's bytes, so it is charged: a string up front, a reader
+// function's pieces as they come (then the chunk is compiled here, as the real load
+// would, since the real one calls the reader uncharged).
 static int clua_load(lua_State *L) {
+    int has_env = lua_gettop(L) >= 4;
+    if (lua_type(L, 1) == LUA_TFUNCTION) {
+        const char *name = luaL_optstring(L, 2, "=(load)");
+        lua_settop(L, CLUA_LOAD_PIECE_SLOT);
+        int status = lua_load(L, clua_charged_reader, NULL, name, "t");
+        if (status != LUA_OK) {
+            lua_pushnil(L);
+            lua_insert(L, -2);
+            return 2;
+        }
+        if (has_env) lua_pushvalue(L, 4); else lua_pushvalue(L, lua_upvalueindex(2));
+        if (!lua_setupvalue(L, -2, 1)) lua_pop(L, 1);
+        return 1;
+    }
     size_t length = 0;
     if (lua_type(L, 1) == LUA_TSTRING) lua_tolstring(L, 1, &length);
     clua_charge_or_raise(L, 1 + (int64_t)(length / CLUA_BYTES_PER_UNIT) * 4);
-    int has_env = lua_gettop(L) >= 4;
     lua_settop(L, 4);
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_pushvalue(L, 1);
@@ -133,6 +171,8 @@ enum clua_cost {
     CLUA_COST_UNPACK,      /* j - i + 1 of table.unpack(t, i, j) */
     CLUA_COST_MOVE,        /* e - f + 1 of table.move(a1, f, e, t) */
     CLUA_COST_PACK,        /* string.pack/unpack: the format and the data */
+    CLUA_COST_BYTE_RANGE,  /* bytes of argument 1; at most CLUA_MAX_RESULTS results (byte, codepoint) */
+    CLUA_COST_UNPACK_DATA, /* as CLUA_COST_PACK; at most CLUA_MAX_RESULTS results (string.unpack) */
 };
 
 static double clua_bytes(lua_State *L, int index) {
@@ -149,6 +189,22 @@ static double clua_integer_or(lua_State *L, int index, double fallback) {
 
 static double clua_raw_length(lua_State *L, int index) {
     return lua_type(L, index) == LUA_TTABLE ? (double)lua_rawlen(L, index) : 0.0;
+}
+
+/// How many values s:byte(i, j) or utf8.codepoint(s, i, j) returns at most.
+static double clua_range_results(lua_State *L) {
+    double n = clua_bytes(L, 1);
+    double i = clua_integer_or(L, 2, 1);
+    double j = clua_integer_or(L, 3, i);
+    if (i < 0) i = i < -n ? 1 : n + i + 1;
+    if (j < 0) j = n + j + 1;
+    if (i < 1) i = 1;
+    if (j > n) j = n;
+    return j >= i ? j - i + 1 : 0;
+}
+
+static int clua_too_many_results(lua_State *L) {
+    return luaL_error(L, "too many results (a library call returns at most %d values)", CLUA_MAX_RESULTS);
 }
 
 static int clua_charged(lua_State *L) {
@@ -180,8 +236,18 @@ static int clua_charged(lua_State *L) {
     case CLUA_COST_UNPACK: {
         double i = clua_integer_or(L, 2, 1), j = clua_integer_or(L, 3, clua_raw_length(L, 1));
         if (j >= i) units += j - i + 1;
+        if (j >= i && j - i + 1 > CLUA_MAX_RESULTS) return clua_too_many_results(L);
         break;
     }
+    case CLUA_COST_BYTE_RANGE:
+        units += clua_bytes(L, 1) / CLUA_BYTES_PER_UNIT;
+        if (clua_range_results(L) > CLUA_MAX_RESULTS) return clua_too_many_results(L);
+        break;
+    case CLUA_COST_UNPACK_DATA:
+        /* Each result needs at least one character of the format. */
+        if (clua_bytes(L, 1) > CLUA_MAX_RESULTS) return clua_too_many_results(L);
+        for (int i = 1; i <= lua_gettop(L); i++) units += 1 + clua_bytes(L, i) / CLUA_BYTES_PER_UNIT;
+        break;
     case CLUA_COST_MOVE: {
         double f = clua_integer_or(L, 2, 0), e = clua_integer_or(L, 3, 0);
         if (e >= f) units += e - f + 1;
@@ -200,12 +266,12 @@ static int clua_charged(lua_State *L) {
 
 static const struct { const char *name; int cost; } clua_charged_functions[] = {
     {"string.upper", CLUA_COST_BYTES_1}, {"string.lower", CLUA_COST_BYTES_1},
-    {"string.reverse", CLUA_COST_BYTES_1}, {"string.byte", CLUA_COST_BYTES_1},
+    {"string.reverse", CLUA_COST_BYTES_1}, {"string.byte", CLUA_COST_BYTE_RANGE},
     {"string.sub", CLUA_COST_BYTES_1}, {"string.len", CLUA_COST_BYTES_1},
     {"string.rep", CLUA_COST_REP}, {"string.char", CLUA_COST_ARGUMENTS},
-    {"string.pack", CLUA_COST_PACK}, {"string.unpack", CLUA_COST_PACK}, {"string.packsize", CLUA_COST_PACK},
+    {"string.pack", CLUA_COST_PACK}, {"string.unpack", CLUA_COST_UNPACK_DATA}, {"string.packsize", CLUA_COST_PACK},
     {"utf8.char", CLUA_COST_ARGUMENTS}, {"utf8.len", CLUA_COST_BYTES_1},
-    {"utf8.codepoint", CLUA_COST_BYTES_1}, {"utf8.offset", CLUA_COST_BYTES_1},
+    {"utf8.codepoint", CLUA_COST_BYTE_RANGE}, {"utf8.offset", CLUA_COST_BYTES_1},
     {"utf8.codes", CLUA_COST_BYTES_1},
     {"table.insert", CLUA_COST_LENGTH_1}, {"table.remove", CLUA_COST_LENGTH_1},
     {"table.concat", CLUA_COST_LENGTH_1}, {"table.sort", CLUA_COST_SORT},

@@ -4,11 +4,12 @@ extension Game {
     /// Asks the rules' `bot(g, p)` what the current player does and does it: "roll"
     /// rolls the declared dice; any other string is an action; a table
     /// `{"ante", 25}` is an action with arguments. Without a bot, the player rolls.
-    /// The bot's choice and the move it makes are one input, under one budget.
+    /// The bot's choice and the move it makes are one input, under one budget: what the
+    /// bot writes while it chooses is rolled back with a move that fails.
     public func playBotMove() throws {
         let bot = hooks.bot
         guard case .function = bot else { return try roll() }
-        try withInputBudget {
+        try transaction {
             let seat = try self.seat(of: nil)
             let choice = try lua.call(bot, [.table(g), try playerValue(seat)])
             try perform(botChoice: choice.first ?? .nil)

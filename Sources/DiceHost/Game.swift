@@ -330,6 +330,9 @@ public final class Game {
     /// Copies every table reachable from `g` (values, keys, metatables). When memory is
     /// short, the undo history goes first; then the input that grew the state is refused.
     func takeSnapshot(after input: Bool) throws -> [LuaValue] {
+        // The copies are the host's, never the script's: they take no identities.
+        let serial = lua.creationSerial
+        defer { lua.creationSerial = serial }
         do {
             return try lua.call(api.snapshot, [.table(g)], budget: .some(nil))
         } catch let error as LuaError where error.kind == .memory && !undoStack.isEmpty {
@@ -381,11 +384,34 @@ public final class Game {
         var g: LuaRef
         var playerTables: [LuaValue]
         var restarts: Int
+        /// Identities of tables made from here on (see `LuaState.creationSerial`).
+        var creationSerial: UInt64
     }
 
     func checkpoint() -> Checkpoint {
         Checkpoint(host: host, eventCount: eventLog.count, metricCount: recordedMetrics.count,
-                   random: lua.random.state, g: g, playerTables: playerTables, restarts: restarts)
+                   random: lua.random.state, g: g, playerTables: playerTables, restarts: restarts,
+                   creationSerial: lua.creationSerial)
+    }
+
+    /// Runs host work that must leave the game exactly as it was - a status line, the
+    /// `state` view - and puts it back: the host state, the identities new tables get,
+    /// and with `restoringLua`, everything under `g` (from the copy the last input left),
+    /// so a hook that writes while it should only look changes nothing.
+    func leavingUnchanged<T>(restoringLua: Bool, _ body: () throws -> T) rethrows -> T {
+        let saved = checkpoint()
+        defer {
+            if restoringLua, let lastSnapshot {
+                lua.withoutBudget { _ = try? lua.call(api.restore, lastSnapshot, budget: .some(nil)) }
+                clockSeenByLua = nil
+            }
+            host = saved.host
+            eventLog.removeSubrange(saved.eventCount...)
+            recordedMetrics.removeSubrange(saved.metricCount...)
+            lua.random.state = saved.random
+            lua.creationSerial = saved.creationSerial
+        }
+        return try body()
     }
 
     func rollBack(to saved: Checkpoint) {
@@ -397,6 +423,7 @@ public final class Game {
         clockSeenByLua = nil // a restore put g.now back as it was
         playerTables = saved.playerTables
         restarts = saved.restarts
+        lua.creationSerial = saved.creationSerial
     }
 
     var outcomeText: String {

@@ -378,16 +378,20 @@ public final class GameSession {
     /// g.state and each player's fields, keys sorted, nested tables inline; bounded in
     /// time and size however big the state is (see `StateRenderer`).
     public func describeState() -> [String] {
-        var renderer = StateRenderer(lua: game.lua)
-        var lines = [renderer.line("state: ", game.state)]
-        for name in game.playerNames {
-            lines.append(renderer.line("\(name): ", game.player(name), skip: ["name", "seat", "last_roll"]))
+        game.leavingUnchanged(restoringLua: false) {
+            var renderer = StateRenderer(lua: game.lua)
+            var lines = [renderer.line("state: ", game.state)]
+            for name in game.playerNames {
+                lines.append(renderer.line("\(name): ", game.player(name), skip: ["name", "seat", "last_roll"]))
+            }
+            return lines
         }
-        return lines
     }
 
     func render(_ value: LuaValue, depth: Int, skip: Set<String> = []) -> String {
-        var renderer = StateRenderer(lua: game.lua)
-        return renderer.render(value, depth: depth, skip: skip)
+        game.leavingUnchanged(restoringLua: false) {
+            var renderer = StateRenderer(lua: game.lua)
+            return renderer.render(value, depth: depth, skip: skip)
+        }
     }
 }

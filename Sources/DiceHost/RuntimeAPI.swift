@@ -28,6 +28,7 @@ extension Game {
         guard let exports = try lua.call(.function(chunk), [.table(hostTable)], budget: .some(nil)).first?.tableRef else {
             throw GameError.refused("the runtime prelude returned nothing")
         }
+        installDiceDistribution(hostTable: hostTable, exports: exports)
         let globals = lua.globals
         for name in ["rules", "timer", "cards", "dice"] { lua.set(globals, .string(name), lua.get(exports, .string(name))) }
         let led = lua.register(library: "led", ledFunctions())

@@ -6,6 +6,8 @@ struct TimerQueue {
 
     var count: Int { heap.count }
     var isEmpty: Bool { heap.isEmpty }
+    /// Every pending timer, in no particular order (exact odds ranks them itself).
+    var pending: [Game.ScheduledTimer] { heap }
 
     /// The timer that fires next.
     var first: Game.ScheduledTimer? { heap.first }

@@ -258,6 +258,16 @@ public final class LuaState {
     // MARK: Memory
 
     /// Bytes the state currently holds.
+    /// The creation serial the next table, function or coroutine gets: scripts see it as
+    /// the object's identity (`tostring`) and `pairs` orders object keys by it. A game
+    /// saves and restores it with its state, and host work that looks without changing
+    /// anything (rendering, a status line) puts it back, so the same inputs give the same
+    /// identities whatever else was asked in between.
+    public var creationSerial: UInt64 {
+        get { context.pointee.next_serial }
+        set { context.pointee.next_serial = newValue }
+    }
+
     public var memoryUsed: Int { context.pointee.memory_used }
     /// The most bytes the state has held at once.
     public var memoryPeak: Int { context.pointee.memory_peak }

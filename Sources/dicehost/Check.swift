@@ -20,6 +20,7 @@ extension DiceHostCommand {
                 let ruleSet = try Game.check(rulesFile: rules, params: params)
                 print("\(rules): ok")
                 print(ruleSet.summary)
+                print("odds: " + DiceHost.Odds.analysability(rulesFile: rules, params: params).description)
                 for warning in ruleSet.warnings { print("warning: \(warning)") }
             } catch let error as GameOptions.UsageError {
                 printError("dicehost: \(error)")

@@ -135,11 +135,19 @@ import Testing
         "local t = {} for i = 1, 10000 do t[i] = 'abcdefgh' end for i = 1, 1e9 do local u = table.concat(t) end",
         "for i = 1, 1e9 do local u = string.format('%99d', i) end",
         "local t = {} for i = 1, 100000 do t[i] = i end for i = 1, 1e9 do table.insert(t, 1, i) table.remove(t, 1) end",
-        "local t = {} for i = 1, 100000 do t[i] = i end for i = 1, 1e9 do local a = select('#', table.unpack(t, 1, 5000)) end",
+        "local t = {} for i = 1, 100000 do t[i] = i end for i = 1, 1e9 do local a = select('#', table.unpack(t, 1, 4000)) end",
         "local s = ('é'):rep(100000) for i = 1, 1e9 do local n = utf8.len(s) end",
         "local t = {} for i = 1, 20000 do t['k' .. i] = i end for i = 1, 1e9 do for k in pairs(t) do break end end",
         "local t = {} for i = 1, 100000 do t[i] = -i end for i = 1, 1e9 do table.sort(t) end",
         "for i = 1, 1e9 do local f = load(('x = 1\\n'):rep(10000)) end",
+        // A reader function that hands the parser the same long piece for ever.
+        "local s = (' '):rep(1000000) local f = load(function() return s end)",
+        // Allocations refused at the memory cap: each makes Lua collect the whole heap.
+        """
+        local keep = {} for i = 1, 100000 do keep[i] = {} end
+        local s = ('x'):rep(1 << 20)
+        for i = 1, 1e9 do pcall(function() return s .. s .. s .. s .. s .. s .. s .. s end) end
+        """,
     ])
     func workInsideCIsCharged(_ source: String) throws {
         try expectStopped(source, budget: 20_000_000, seconds: 20)
@@ -152,6 +160,20 @@ import Testing
         "local a, b = setmetatable({}, {}), setmetatable({}, {})\ngetmetatable(a).__call = b\ngetmetatable(b).__call = a\nreturn a()",
         // A metatable that is its own __call target through __index games.
         "local mt = {}\nmt.__call = setmetatable({}, mt)\nreturn mt.__call()",
+        // The stack first grown to an odd size by a call needing many slots.
+        "local n = select('#', table.unpack({}, 1, 4000))\nlocal t = setmetatable({}, {})\ngetmetatable(t).__call = t\nreturn t()",
+        // The stack first grown deep by recursion, then shrunk by a collection to twice
+        // what is in use (an odd size), then the chain.
+        """
+        local function deep(n) if n == 0 then return 0 end return 1 + deep(n - 1) end
+        deep(3000)
+        for i = 1, 300 do local garbage = {} for j = 1, 1000 do garbage[j] = j end end
+        local t = setmetatable({}, {})
+        getmetatable(t).__call = t
+        return t()
+        """,
+        // The chain inside a coroutine, whose stack is its own.
+        "local t = setmetatable({}, {})\ngetmetatable(t).__call = t\nlocal co = coroutine.wrap(function() return t() end)\nreturn co()",
     ])
     func aCallChainEndsAsAStackOverflow(_ source: String) throws {
         let lua = try makeState(budget: nil)
@@ -162,6 +184,35 @@ import Testing
         #expect(error.message.contains("stack overflow"), "\(error)")
         #expect(clock.now - started < .seconds(15))
         try expectUsable(lua)
+    }
+
+    @Test(arguments: [
+        "return select('#', table.unpack({}, 1, 4001))",
+        "return select('#', string.byte(string.rep('x', 4001), 1, -1))",
+        "return select('#', utf8.codepoint(string.rep('x', 4001), 1, -1))",
+        "return select('#', string.unpack(string.rep('b', 4001), string.rep('x', 4001)))",
+    ])
+    func aLibraryCallReturnsAtMostFourThousandValues(_ source: String) throws {
+        let lua = try makeState(budget: nil)
+        let error = try #require(expectError(lua, source))
+        #expect(error.message.contains("too many results"), "\(error)")
+        // The most there may be, passed on through a vararg function.
+        let results = try lua.run("local function f(...) return select('#', ...) end return f(table.unpack({}, 1, 4000))", chunkName: "ok.lua")
+        #expect(results == [.integer(4000)])
+    }
+
+    @Test func aBigTableIsNotMistakenForAStack() throws {
+        // Fresh untagged blocks of any size that are not stacks are never refused.
+        let lua = try makeState(budget: nil, memory: 64 << 20)
+        let results = try lua.run("""
+            local t = {}
+            for i = 1, 200000 do t[i] = i end
+            local u = {table.unpack(t, 1, 4000)}
+            local v = {}
+            for i = 1, 81925 do v[i] = i end
+            return #t, #u, #v
+            """, chunkName: "test.lua")
+        #expect(results == [.integer(200_000), .integer(4000), .integer(81925)])
     }
 
     @Test func ordinaryRecursionStillWorks() throws {
@@ -232,5 +283,13 @@ import Testing
         let first = try makeState().run(source, chunkName: "test.lua")
         let second = try makeState().run(source, chunkName: "test.lua")
         #expect(first == second)
+    }
+
+    @Test func iteratorsTheLibrariesHandOutHaveNames() throws {
+        let results = try makeState().run("""
+            return tostring(ipairs({})), tostring(utf8.codes("")), tostring(utf8.codes("", true))
+            """, chunkName: "test.lua")
+        #expect(results == [.string("function: builtin: ipairs iterator"), .string("function: builtin: utf8.codes iterator"),
+                            .string("function: builtin: utf8.codes iterator (lax)")])
     }
 }

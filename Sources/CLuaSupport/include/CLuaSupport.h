@@ -33,6 +33,12 @@
 /// the stack one slot per link while shifting every slot (quadratic, in C, where no
 /// hook fires), so it must end long before Lua's own limit of a million slots.
 #define CLUA_MAX_STACK_SLOTS 20480
+/// The most values one library call may return (table.unpack, string.byte,
+/// utf8.codepoint, string.unpack): each grows the stack to fit them without doubling,
+/// so this, with CLUA_MAX_STACK_SLOTS, bounds every thread's stack. Small enough that
+/// a vararg function can take that many values and pass them on (three copies) well
+/// inside the stack cap.
+#define CLUA_MAX_RESULTS 4000
 
 typedef int (*clua_dispatch_fn)(lua_State *L, void *function);
 
@@ -47,6 +53,15 @@ typedef struct clua_context {
     int enforce_memory;      /* refuse growth past the cap (only while Lua code runs) */
     int memory_refused;      /* the allocator refused since the last call from the host */
     int stack_refused;       /* ... and it was a thread's stack past CLUA_MAX_STACK_SLOTS */
+    /* thread stacks, told apart from other blocks by how Lua 5.4.4 makes them (see
+       allocator.c): the block that may be a stack's new vector, whether the next block
+       is a new thread's first stack, and the sizes of live stacks that could double
+       past the cap */
+    void *pending_stack;
+    size_t pending_bytes;
+    int expect_thread_stack;
+    size_t *big_stacks;
+    size_t big_stack_count, big_stack_capacity;
     /* creation serials: every allocation is stamped, so keys that are objects can be
        ordered the same way in every process (addresses differ between runs) */
     uint64_t next_serial;

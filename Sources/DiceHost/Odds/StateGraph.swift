@@ -1,0 +1,349 @@
+import Foundation
+import Lua
+
+/// Why exact odds cannot be computed for a game, or what went wrong trying.
+public enum OddsError: Error, CustomStringConvertible {
+    /// The rules do something that makes a position not a function of its state and the roll.
+    case notAnalysable(String)
+    /// More positions than `--max-states`.
+    case tooManyStates(Int)
+    /// A rule hook failed in a reachable position.
+    case ruleError(String)
+    case `internal`(String)
+
+    public var description: String {
+        switch self {
+        case .notAnalysable(let why): return "not analysable: \(why)"
+        case .tooManyStates(let limit):
+            return "the game has more than \(limit) positions under its bots: too many to solve exactly here; "
+                + "raise --max-states, or estimate with `dicehost sim` instead"
+        case .ruleError(let text): return "a rule hook failed in a reachable position: \(text)"
+        case .internal(let text): return "internal error: \(text)"
+        }
+    }
+}
+
+/// The game's positions under its bots, as an absorbing Markov chain: found by putting
+/// each position back into a live game (`StateCodec`), asking the bot what it does, and
+/// for a roll forcing every outcome of the declared dice in turn.
+///
+/// Position numbers start at 1 (the start). A position is terminal (a win, a draw) or
+/// transient with edges: target, weight out of the position's `denominator` (sides^dice
+/// for a roll, 1 for an action), and what the step adds: rolls, turns, recorded metrics.
+final class StateGraph {
+    enum Terminal: Equatable { case win(seat: Int), draw }
+
+    /// Per position (index = number − 1): nil while unexplored or transient.
+    var terminal: [Terminal?] = []
+    /// Per position, its edges are edgeTarget[edgeStart[i]..<edgeStart[i + 1]] (transient only).
+    var edgeStart: [Int] = [0]
+    var edgeTarget: [Int32] = []
+    var edgeWeight: [Int32] = []
+    var denominator: [Int32] = []
+    /// Per position, Σ weight × (rolls made, turns begun) over its edges.
+    var rollsWeight: [Int32] = []
+    var turnsWeight: [Int32] = []
+    /// Per position, its metric records: metricEntries[metricStart[i]..<metricStart[i + 1]].
+    var metricStart: [Int] = [0]
+    var metricEntries: [(metric: Int32, weight: Int32, value: Double)] = []
+    var metricNames: [String] = []
+    /// What the start itself did: the first turn and any metric setup recorded.
+    var initialTurns = 0
+    var initialMetrics: [(metric: Int32, value: Double)] = []
+    /// Whether the players' `last_roll` was left out of positions (see `StateCodec`).
+    var droppedLastRoll = false
+
+    var count: Int { terminal.count }
+    var transitions: Int { edgeTarget.count }
+
+    func edges(of state: Int) -> Range<Int> { edgeStart[state]..<edgeStart[state + 1] }
+}
+
+/// Explores a game's positions: see `StateGraph`.
+final class StateExplorer {
+    let game: Game
+    let codec: StateCodec.Functions
+    let timerMeta: LuaValue
+    let graph = StateGraph()
+    let maxStates: Int
+    let progress: ((Int, Int) -> Void)?
+    /// The host half of each position (timers, clock), by position.
+    var hostOf: [Int32] = []
+    var hostPositions: [HostPosition] = []
+    var hostIndex: [String: Int32] = [:]
+    var callbacks: [String: LuaRef] = [:]
+    var metricIndex: [String: Int32] = [:]
+    let fixedRandom: [UInt64]
+    let outcomes: [[Int]]
+    /// g.players as one Lua array, made once (the player tables never change identity).
+    let playerList: LuaRef
+
+    struct HostPosition {
+        var now: Int
+        /// Pending timers in rank order: due − now, interval, callback key.
+        var timers: [(delay: Int, interval: Int?, callback: String)]
+    }
+
+    init(game: Game, maxStates: Int, progress: ((Int, Int) -> Void)?) throws {
+        self.game = game
+        self.maxStates = maxStates
+        self.progress = progress
+        game.recordsEvents = false
+        game.transactional = false
+        game.allowsLoopsInLua = false
+        let lua = game.lua
+        codec = try StateCodec.load(into: lua)
+        // The Timer metatable of the prelude: from a handle made and cancelled at once.
+        let probe = try lua.load("local h = timer.after(0, function() end); local mt = getmetatable(h); h:cancel(); return mt",
+                                 chunkName: StateCodec.chunkName)
+        timerMeta = (try? lua.call(.function(probe), [], budget: .some(nil)).first) ?? .nil
+        fixedRandom = lua.random.state
+        playerList = lua.makeTable(array: game.playerTables)
+        let dice = game.rules.dice
+        guard !dice.exploding else {
+            throw OddsError.notAnalysable("the game's dice (\(dice)) explode, so a roll has unboundedly many outcomes")
+        }
+        let (total, overflow) = Self.power(dice.sides, dice.count)
+        guard !overflow, total <= Self.maxOutcomesPerRoll else {
+            throw OddsError.notAnalysable("a roll of \(dice) has \(overflow ? "too many" : String(total)) outcomes; at most \(Self.maxOutcomesPerRoll) are followed")
+        }
+        var tuples: [[Int]] = [[]]
+        for _ in 0..<dice.count { tuples = tuples.flatMap { t in (1...dice.sides).map { t + [$0] } } }
+        outcomes = tuples
+    }
+
+    static let maxOutcomesPerRoll = 46_656
+
+    static func power(_ base: Int, _ exponent: Int) -> (Int, Bool) {
+        var result = 1
+        for _ in 0..<exponent {
+            let (next, overflow) = result.multipliedReportingOverflow(by: base)
+            if overflow { return (0, true) }
+            result = next
+        }
+        return (result, false)
+    }
+
+    /// Whether a script may read the runtime's `last_roll` (through `r.previous` or directly).
+    static func mentionsPreviousRoll(_ game: Game) -> Bool {
+        var paths = [game.sourcePath] + game.lua.loadedModulePaths
+        paths = Array(Set(paths))
+        for path in paths {
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return true }
+            if text.contains("previous") || text.contains("last_roll") { return true }
+        }
+        return false
+    }
+
+    // MARK: Exploring
+
+    func explore() throws -> StateGraph {
+        graph.droppedLastRoll = !Self.mentionsPreviousRoll(game)
+        let lua = game.lua
+        // The start must not depend on the seed.
+        let started = lua.random.state
+        lua.random.seed(game.seed)
+        let seeded = lua.random.state
+        if started != seeded {
+            throw OddsError.notAnalysable("setup drew random numbers (math.random, dice.roll or cards.shuffle), so the starting position depends on the seed")
+        }
+        graph.initialTurns = game.host.turns
+        for (name, value) in game.recordedMetrics.records { graph.initialMetrics.append((metricNumber(name), value)) }
+        _ = try encodeCurrent()
+        var next = 0
+        var lastReport = DispatchTime.now().uptimeNanoseconds
+        while next < graph.count {
+            try expand(next)
+            next += 1
+            if let progress, next & 255 == 0 {
+                let now = DispatchTime.now().uptimeNanoseconds
+                if now - lastReport > 200_000_000 { progress(next, graph.count); lastReport = now }
+            }
+        }
+        progress?(graph.count, graph.count)
+        return graph
+    }
+
+    func metricNumber(_ name: String) -> Int32 {
+        if let n = metricIndex[name] { return n }
+        let n = Int32(graph.metricNames.count)
+        graph.metricNames.append(name)
+        metricIndex[name] = n
+        return n
+    }
+
+    /// The position the live game is in: its number (0-based) and whether it is new.
+    func encodeCurrent() throws -> (Int, Bool) {
+        let lua = game.lua
+        let host = game.host
+        var hostKey: String
+        var terminal: StateGraph.Terminal?
+        var ranked: [Int] = []
+        var position = HostPosition(now: host.now, timers: [])
+        switch host.outcome {
+        case .win(let name)?:
+            let seat = (game.playerNames.firstIndex(of: name) ?? 0) + 1
+            terminal = .win(seat: seat)
+            hostKey = "win \(seat)"
+        case .draw?, .loss?:  // a lone player's loss: no win, counted with draws (as sim does)
+            terminal = .draw
+            hostKey = "draw"
+        case nil:
+            let timers = host.timers.pending.sorted { ($0.due, $0.id) < ($1.due, $1.id) }
+            hostKey = "now \(host.now)"
+            for timer in timers {
+                guard let definition = lua.definition(of: timer.callback) else {
+                    throw OddsError.notAnalysable("a timer's function is not a Lua function of the script")
+                }
+                let callback = "\(definition.file):\(definition.line)"
+                if callbacks[callback] == nil { callbacks[callback] = timer.callback }
+                let delay = timer.due - host.now
+                position.timers.append((delay, timer.interval, callback))
+                hostKey += " | \(delay) \(timer.interval.map(String.init) ?? "-") \(callback)"
+                ranked.append(timer.id)
+            }
+        }
+        var arguments: [LuaValue] = [.table(game.g), .table(playerList), timerMeta,
+                                     .boolean(graph.droppedLastRoll), .string(hostKey), .boolean(terminal != nil)]
+        arguments += ranked.map { .integer(Int64($0)) }
+        let result: [LuaValue]
+        do {
+            result = try lua.call(codec.encode, arguments, budget: .some(nil))
+        } catch let error as LuaError {
+            if error.message.hasPrefix("not analysable: ") { throw OddsError.notAnalysable(String(error.message.dropFirst(16))) }
+            throw OddsError.internal("encoding a position: \(error)")
+        }
+        guard result.count == 2, let number = result[0].intValue, case .boolean(let isNew) = result[1] else {
+            throw OddsError.internal("the codec returned \(result)")
+        }
+        let index = number - 1
+        if isNew {
+            guard graph.count < maxStates else { throw OddsError.tooManyStates(maxStates) }
+            guard index == graph.count else { throw OddsError.internal("positions numbered out of order") }
+            graph.terminal.append(terminal)
+            if let known = hostIndex[hostKey] {
+                hostOf.append(known)
+            } else {
+                let n = Int32(hostPositions.count)
+                hostPositions.append(position)
+                hostIndex[hostKey] = n
+                hostOf.append(n)
+            }
+        }
+        return (index, isNew)
+    }
+
+    /// Puts position `index` back into the live game: decoded from its encoding, or
+    /// (for the second and later outcomes of a roll) from a snapshot taken after decoding.
+    func restore(_ index: Int, from snapshot: [LuaValue]? = nil) throws {
+        let lua = game.lua
+        do {
+            if let snapshot {
+                _ = try lua.call(game.api.restore, snapshot, budget: .some(nil))
+            } else {
+                _ = try lua.call(codec.decode, [.integer(Int64(index + 1)), .table(game.g), .table(playerList)], budget: .some(nil))
+            }
+        } catch {
+            throw OddsError.internal("restoring position \(index + 1): \(error)")
+        }
+        let position = hostPositions[Int(hostOf[index])]
+        var host = Game.HostState()
+        host.now = position.now
+        for (rank, timer) in position.timers.enumerated() {
+            guard let callback = callbacks[timer.callback] else { throw OddsError.internal("a timer callback was lost") }
+            host.timers.append(Game.ScheduledTimer(id: rank + 1, due: position.now + timer.delay, interval: timer.interval, callback: callback))
+        }
+        host.nextTimerID = position.timers.count + 1
+        game.host = host
+        game.clockSeenByLua = nil
+        game.recordedMetrics.removeAll(keepingCapacity: true)
+        lua.random.state = fixedRandom
+    }
+
+    /// What one step did, read off the game after it.
+    func stepEffects(weight: Int32) {
+        graph.rollsWeight[graph.rollsWeight.count - 1] += weight * Int32(game.host.rolls)
+        graph.turnsWeight[graph.turnsWeight.count - 1] += weight * Int32(game.host.turns)
+        for (name, value) in game.recordedMetrics.records {
+            graph.metricEntries.append((metricNumber(name), weight, value))
+        }
+    }
+
+    func checkRandom(_ what: @autoclosure () -> String) throws {
+        if game.lua.random.state != fixedRandom {
+            throw OddsError.notAnalysable("\(what()) drew random numbers (math.random, dice.roll or cards.shuffle): "
+                + "the next position is not a function of the position and the roll")
+        }
+    }
+
+    func expand(_ index: Int) throws {
+        defer {
+            graph.edgeStart.append(graph.edgeTarget.count)
+            graph.metricStart.append(graph.metricEntries.count)
+        }
+        graph.rollsWeight.append(0)
+        graph.turnsWeight.append(0)
+        guard graph.terminal[index] == nil else { graph.denominator.append(1); return }
+        try restore(index)
+        let seat: Int
+        do { seat = try game.seat(of: nil) } catch { throw OddsError.ruleError("\(error)") }
+        let name = game.playerName(seat: seat)
+        // The bot's choice, which must leave the position as it was.
+        var choice: LuaValue = .string("roll")
+        if case .function = game.hooks.bot {
+            do {
+                choice = try game.withInputBudget { try game.lua.call(game.hooks.bot, [.table(game.g), try game.playerValue(seat)]).first ?? .nil }
+            } catch { throw OddsError.ruleError("bot(g, \(name)): \(error)") }
+            try checkRandom("the bot")
+            let (after, _) = try encodeCurrent()
+            if after != index {
+                throw OddsError.notAnalysable("the bot changed the game when asked what \(name) does (a bot must only choose)")
+            }
+        }
+        let rolls: Bool
+        switch choice {
+        case .nil, .string("roll"): rolls = true
+        default: rolls = false
+        }
+        if !rolls {
+            graph.denominator.append(1)
+            do { try game.withInputBudget { try game.perform(botChoice: choice) } } catch {
+                throw OddsError.ruleError("\(name)'s bot move \(Self.describe(choice)): \(error)")
+            }
+            try checkRandom("\(name)'s bot move \(Self.describe(choice))")
+            stepEffects(weight: 1)
+            let (target, _) = try encodeCurrent()
+            graph.edgeTarget.append(Int32(target))
+            graph.edgeWeight.append(1)
+            return
+        }
+        graph.denominator.append(Int32(outcomes.count))
+        var weights: [Int32: Int32] = [:]
+        var order: [Int32] = []
+        let snapshot: [LuaValue]
+        do { snapshot = try game.lua.call(game.api.snapshot, [.table(game.g)], budget: .some(nil)) } catch {
+            throw OddsError.internal("copying position \(index + 1): \(error)")
+        }
+        for (i, values) in outcomes.enumerated() {
+            if i > 0 { try restore(index, from: snapshot) }
+            do { try game.roll(values: values) } catch {
+                throw OddsError.ruleError("\(name) rolling \(values.map(String.init).joined(separator: " ")): \(error)")
+            }
+            try checkRandom("the roll hook (or a turn hook after it) for \(name)")
+            stepEffects(weight: 1)
+            let (target, _) = try encodeCurrent()
+            let t = Int32(target)
+            if weights[t] == nil { order.append(t) }
+            weights[t, default: 0] += 1
+        }
+        for t in order {
+            graph.edgeTarget.append(t)
+            graph.edgeWeight.append(weights[t] ?? 0)
+        }
+    }
+
+    static func describe(_ choice: LuaValue) -> String {
+        if case .string(let s) = choice { return "'\(s)'" }
+        return choice.typeName
+    }
+}

@@ -1,0 +1,124 @@
+import ArgumentParser
+import BigInt
+import DiceHost
+import Foundation
+
+extension DiceHostCommand {
+    struct Dice: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "The exact distribution of a dice expression, e.g. 3d6, 4d6kh3, 2d20kl1, 1d6!, 2d6+1.",
+            discussion: """
+                Prints every total with its probability as a fraction and a decimal, the chance of
+                at least and at most that total, the mean, the standard deviation and a bar chart.
+                Exploding dice are followed to --depth extra rolls per die (by default enough to
+                leave out less than 1e-12 of the mass; the runtime stops at 100) and the mass left
+                out is reported.
+                """
+        )
+
+        @Argument(help: "Dice notation: NdS, then optionally ! (explode), khK/klK/dhK/dlK, +K/-K.")
+        var notation: String
+
+        @Option(help: "Extra rolls each exploding die is followed to (0...100).")
+        var depth: Int?
+
+        @Flag(help: "Print the distribution as JSON (counts and the denominator as exact decimal strings).")
+        var json = false
+
+        func run() throws {
+            let distribution: DiceDistribution
+            do {
+                distribution = try DiceDistribution(DiceNotation(notation), depth: depth)
+            } catch {
+                printError("dicehost: \(error)")
+                throw ExitStatus.usage
+            }
+            print(json ? DiceReport.json(distribution) : DiceReport.text(distribution))
+        }
+    }
+}
+
+/// How `dicehost dice` shows a distribution.
+enum DiceReport {
+    struct Row {
+        var total: Int
+        var count: BigUInt
+        var fraction: String
+        var probability: Double
+        var atLeast: Double
+        var atMost: Double
+    }
+
+    static func rows(_ d: DiceDistribution) -> [Row] {
+        var rows: [Row] = []
+        var below = BigUInt(0)
+        let all = d.outcomes.reduce(BigUInt(0)) { $0 + $1.count }
+        for outcome in d.outcomes {
+            let atMost = below + outcome.count
+            rows.append(Row(total: outcome.total, count: outcome.count, fraction: d.fraction(outcome.count),
+                            probability: DiceDistribution.ratio(outcome.count, d.denominator),
+                            atLeast: DiceDistribution.ratio(all - below, d.denominator),
+                            atMost: DiceDistribution.ratio(atMost, d.denominator)))
+            below = atMost
+        }
+        return rows
+    }
+
+    static func summary(_ d: DiceDistribution) -> String {
+        var line = "\(d.notation.text): \(d.outcomes.count) totals, mean \(format(d.mean)), sd \(format(d.standardDeviation))"
+        if let depth = d.depth {
+            line += d.leftOut.isZero ? ", exploding to the runtime's cap (\(depth) extra rolls): exact"
+                : ", exploding to depth \(depth): mass left out \(String(format: "%.3g", d.leftOutProbability)) (\(d.fraction(d.leftOut)))"
+        }
+        return line
+    }
+
+    static func text(_ d: DiceDistribution) -> String {
+        let rows = rows(d)
+        let fractionWidth = min(max(rows.map(\.fraction.count).max() ?? 11, 11), 40)
+        let totalWidth = max(rows.map { String($0.total).count }.max() ?? 5, 5)
+        let top = rows.map(\.probability).max() ?? 1
+        var lines = [summary(d), ""]
+        lines.append(pad("total", totalWidth, left: true) + "  " + pad("probability", fractionWidth) + "  "
+                     + pad("decimal", 10) + "  " + pad("at least", 10) + "  " + pad("at most", 10))
+        for row in rows {
+            let fraction = row.fraction.count > 40 ? String(format: "%.6e", row.probability) : row.fraction
+            lines.append(pad(String(row.total), totalWidth, left: true) + "  " + pad(fraction, fractionWidth) + "  "
+                         + pad(decimal(row.probability), 10) + "  " + pad(decimal(row.atLeast), 10) + "  "
+                         + pad(decimal(row.atMost), 10) + "  " + bar(row.probability / top, width: 40))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func json(_ d: DiceDistribution) -> String {
+        var object: [String: Any] = [
+            "notation": d.notation.text, "denominator": String(d.denominator), "mean": d.mean,
+            "sd": d.standardDeviation, "left_out": d.leftOutProbability, "left_out_count": String(d.leftOut),
+        ]
+        if let depth = d.depth { object["depth"] = depth }
+        object["outcomes"] = rows(d).map {
+            ["total": $0.total, "count": String($0.count), "fraction": $0.fraction, "probability": $0.probability,
+             "at_least": $0.atLeast, "at_most": $0.atMost] as [String: Any]
+        }
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func decimal(_ p: Double) -> String {
+        p != 0 && p < 0.000_001 ? String(format: "%.3e", p) : String(format: "%.6f", p)
+    }
+
+    static func format(_ x: Double) -> String { String(format: "%.4f", x) }
+
+    static func pad(_ text: String, _ width: Int, left: Bool = false) -> String {
+        let gap = String(repeating: " ", count: max(0, width - text.count))
+        return left ? gap + text : text + gap
+    }
+
+    /// A horizontal bar `share` of `width` cells, in eighths.
+    static func bar(_ share: Double, width: Int) -> String {
+        let eighths = Int((max(0, min(1, share)) * Double(width * 8)).rounded())
+        let partial = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"][eighths % 8]
+        return String(repeating: "█", count: eighths / 8) + partial
+    }
+}

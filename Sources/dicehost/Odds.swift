@@ -1,0 +1,217 @@
+import ArgumentParser
+import DiceHost
+import Foundation
+
+extension DiceHostCommand {
+    struct Odds: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Exact win, loss and draw probabilities of a rule script under its bots.",
+            discussion: """
+                Follows every position the bots can reach and every outcome of every roll, then
+                solves the resulting absorbing Markov chain (strongly connected components in
+                reverse topological order, each a linear system): exact fractions up to
+                --exact-limit positions, doubles with a stated error bound above. Rules that draw
+                random numbers in a hook, bots that change the game, or exploding dice are not
+                analysable: the error says which hook and why. Exits 1 when the game is not
+                analysable or has more than --max-states positions (use `dicehost sim` then).
+                """
+        )
+
+        @Argument(help: "The rule script, e.g. rules/race.lua.")
+        var rules: String
+
+        @Option(help: "Comma-separated player names (default: the smallest table the rules allow).")
+        var players: String?
+
+        @Option(name: .customLong("set"), help: "Override a param, e.g. --set rounds=1 (repeatable).")
+        var overrides: [String] = []
+
+        @Option(help: "A second rule script (a variant) to analyse too and report the exact differences.")
+        var compare: String?
+
+        @Option(help: "The most positions to explore before giving up.")
+        var maxStates = 4_000_000
+
+        @Option(help: "auto (exact fractions up to --exact-limit positions), exact, or double.")
+        var precision = "auto"
+
+        @Option(help: "The most positions solved in exact fractions under --precision auto.")
+        var exactLimit = 50_000
+
+        @Flag(help: "Print the result as JSON.")
+        var json = false
+
+        @Flag(help: "No progress line on standard error.")
+        var quiet = false
+
+        func run() throws {
+            var options = DiceHost.Odds.Options()
+            do {
+                options.params = try overrides.map(GameOptions.parseOverride)
+                guard let precision = DiceHost.Odds.Precision(rawValue: precision) else {
+                    throw GameOptions.UsageError(description: "--precision must be auto, exact or double, got '\(precision)'")
+                }
+                options.precision = precision
+                guard maxStates >= 1 else { throw GameOptions.UsageError(description: "--max-states must be at least 1, got \(maxStates)") }
+                guard exactLimit >= 0 else { throw GameOptions.UsageError(description: "--exact-limit must be at least 0, got \(exactLimit)") }
+                options.maxStates = maxStates
+                options.exactStateLimit = exactLimit
+            } catch {
+                printError("dicehost: \(error)")
+                throw ExitStatus.usage
+            }
+            options.players = try DiceHostCommand.Play.players(players, rules: rules, params: options.params)
+            let first = try analyse(rules, options)
+            guard let compare else {
+                print(json ? OddsReport.json(first) : OddsReport.text(first))
+                return
+            }
+            var other = options
+            other.players = try DiceHostCommand.Play.players(players, rules: compare, params: options.params)
+            let second = try analyse(compare, other)
+            print(json ? OddsReport.json(first, comparedWith: second) : OddsReport.text(first, comparedWith: second))
+        }
+
+        func analyse(_ file: String, _ options: DiceHost.Odds.Options) throws -> DiceHost.Odds.Result {
+            let showsProgress = !quiet && isatty(STDERR_FILENO) != 0
+            defer { if showsProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) } }
+            do {
+                return try DiceHost.Odds.analyse(rulesFile: file, options: options) { line in
+                    if showsProgress { FileHandle.standardError.write(Data("\r\u{1B}[K\(file): \(line)".utf8)) }
+                }
+            } catch let error as OddsError {
+                if showsProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+                printError("\(file): \(error)")
+                throw ExitStatus.failure
+            } catch let error as GameError {
+                printError("\(error)")
+                throw ExitStatus.scriptDoesNotLoad
+            }
+        }
+    }
+}
+
+/// How `dicehost odds` shows a result.
+enum OddsReport {
+    typealias Result = DiceHost.Odds.Result
+    typealias Value = DiceHost.Odds.Value
+
+    static func header(_ r: Result) -> String {
+        var line = "\(r.rules) (\(r.rulesFile)), \(r.players.joined(separator: ", "))"
+        if !r.params.isEmpty { line += ", " + r.params.joined(separator: " ") }
+        return line
+    }
+
+    static func precision(_ r: Result) -> String {
+        r.exact ? "exact fractions" : String(format: "doubles, every value within ±%.1e", r.errorBound)
+    }
+
+    static func decimal(_ v: Value) -> String { String(format: "%.10f", v.double) }
+
+    static func text(_ r: Result) -> String {
+        var lines = [header(r)]
+        lines.append("\(r.states) positions (\(r.terminalStates) final), \(r.transitions) transitions, "
+                     + "\(r.components) components (largest \(r.largestComponent)); \(precision(r))")
+        lines.append(String(format: "explored in %.2f s, solved in %.2f s; memory: Lua heap %.1f MiB, process %.1f MiB",
+                            r.exploreSeconds, r.solveSeconds, Double(r.luaMemoryPeak) / 1048576, Double(r.processMemoryPeak) / 1048576))
+        lines.append("")
+        // Decimals first: an exact fraction may run to hundreds of digits.
+        lines.append(pad("outcome", 16) + pad("probability", 15) + (r.exact ? "exact" : ""))
+        func row(_ title: String, _ v: Value) {
+            lines.append(pad(title, 16) + pad(decimal(v), 15) + (v.exact.map(fraction) ?? ""))
+        }
+        for (seat, name) in r.players.enumerated() { row("\(name) wins", r.wins[seat]) }
+        row("draw", r.draw)
+        if r.players.count > 1 { for (seat, name) in r.players.enumerated() { row("\(name) loses", r.losses[seat]) } }
+        if r.neverEnds.double > 0 { row("never ends", r.neverEnds) }
+        lines.append("")
+        if let rolls = r.rolls, let turns = r.turns {
+            lines.append("expected rolls \(expectation(rolls)), expected turns \(expectation(turns))")
+        } else {
+            lines.append("expected rolls and turns: infinite (the bots may never end the game)")
+        }
+        for metric in r.metrics {
+            lines.append("metric \(metric.name): expected sum \(expectation(metric.expectedSum)) per game, "
+                         + "expected records \(expectation(metric.expectedCount))")
+        }
+        if r.droppedLastRoll { lines.append("(the script never reads r.previous, so the last roll is not part of a position)") }
+        return lines.joined(separator: "\n")
+    }
+
+    /// A fraction, or its size when it is too long to read (`--json` has every digit).
+    static func fraction(_ q: Rational) -> String {
+        let text = q.description
+        return text.count <= 80 ? text : "(a fraction of \(q.numerator.description.count)/\(q.denominator.description.count) digits; --json has it)"
+    }
+
+    static func expectation(_ v: Value) -> String {
+        let decimal = String(format: "%.6f", v.double)
+        guard let exact = v.exact, exact.description.count <= 40 else { return decimal }
+        return exact.denominator == 1 ? exact.description : "\(decimal) (\(exact))"
+    }
+
+    static func difference(_ a: Value, _ b: Value) -> String {
+        if let x = a.exact, let y = b.exact {
+            let d = y - x
+            let text = d.description.count <= 40 ? d.description : ""
+            return String(format: "%+.10f", d.doubleValue) + (text.isEmpty ? "" : " (\(text))")
+        }
+        return String(format: "%+.10f", b.double - a.double)
+    }
+
+    static func text(_ a: Result, comparedWith b: Result) -> String {
+        var lines = ["A: " + header(a), "B: " + header(b), ""]
+        lines.append(pad("", 16) + pad("A", 16) + pad("B", 16) + "B - A")
+        for seat in 0..<min(a.players.count, b.players.count) {
+            lines.append(pad("\(a.players[seat]) wins", 16) + pad(decimal(a.wins[seat]), 16) + pad(decimal(b.wins[seat]), 16)
+                         + difference(a.wins[seat], b.wins[seat]))
+        }
+        lines.append(pad("draw", 16) + pad(decimal(a.draw), 16) + pad(decimal(b.draw), 16) + difference(a.draw, b.draw))
+        if let ra = a.rolls, let rb = b.rolls {
+            lines.append(pad("rolls", 16) + pad(String(format: "%.6f", ra.double), 16) + pad(String(format: "%.6f", rb.double), 16) + difference(ra, rb))
+        }
+        if let ta = a.turns, let tb = b.turns {
+            lines.append(pad("turns", 16) + pad(String(format: "%.6f", ta.double), 16) + pad(String(format: "%.6f", tb.double), 16) + difference(ta, tb))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func valueObject(_ v: Value) -> [String: Any] {
+        var object: [String: Any] = ["decimal": v.double]
+        if let exact = v.exact { object["fraction"] = exact.description }
+        return object
+    }
+
+    static func object(_ r: Result) -> [String: Any] {
+        var object: [String: Any] = [
+            "rules": r.rules, "rules_file": r.rulesFile, "players": r.players, "params": r.params,
+            "states": r.states, "final_states": r.terminalStates, "transitions": r.transitions,
+            "components": r.components, "largest_component": r.largestComponent,
+            "exact": r.exact, "error_bound": r.errorBound,
+            "draw": valueObject(r.draw), "never_ends": valueObject(r.neverEnds),
+            "explore_seconds": r.exploreSeconds, "solve_seconds": r.solveSeconds,
+            "lua_memory_peak": r.luaMemoryPeak, "process_memory_peak": r.processMemoryPeak,
+            "last_roll_in_state": !r.droppedLastRoll,
+        ]
+        object["wins"] = Dictionary(uniqueKeysWithValues: r.players.enumerated().map { ($0.element, valueObject(r.wins[$0.offset])) })
+        object["losses"] = Dictionary(uniqueKeysWithValues: r.players.enumerated().map { ($0.element, valueObject(r.losses[$0.offset])) })
+        if let rolls = r.rolls { object["rolls"] = valueObject(rolls) }
+        if let turns = r.turns { object["turns"] = valueObject(turns) }
+        object["metrics"] = Dictionary(uniqueKeysWithValues: r.metrics.map {
+            ($0.name, ["expected_sum": valueObject($0.expectedSum), "expected_count": valueObject($0.expectedCount)])
+        })
+        return object
+    }
+
+    static func encode(_ object: Any) -> String {
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func json(_ r: Result) -> String { encode(object(r)) }
+    static func json(_ a: Result, comparedWith b: Result) -> String { encode(["a": object(a), "b": object(b)]) }
+
+    static func pad(_ text: String, _ width: Int) -> String {
+        text + String(repeating: " ", count: max(1, width - text.count))
+    }
+}

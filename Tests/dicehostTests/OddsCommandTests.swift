@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+@Suite struct DiceCommandTests {
+    @Test func printsTheTableWithFractionsAndChart() throws {
+        let result = try runDicehost(["dice", "2d6"])
+        #expect(result.status == 0, "\(result)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "2d6: 11 totals, mean 7.0000, sd 2.4152")
+        let seven = try #require(lines.first { $0.hasPrefix("    7 ") })
+        #expect(seven.contains("1/6") && seven.contains("0.166667") && seven.contains("0.583333") && seven.hasSuffix(String(repeating: "█", count: 40)))
+    }
+
+    @Test func jsonHasExactCountsAndTheMassLeftOut() throws {
+        let result = try runDicehost(["dice", "1d6!", "--depth", "1", "--json"])
+        #expect(result.status == 0, "\(result)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(object["denominator"] as? String == "36")
+        #expect(object["left_out_count"] as? String == "1")
+        let outcomes = try #require(object["outcomes"] as? [[String: Any]])
+        #expect(outcomes.map { $0["total"] as? Int } == [1, 2, 3, 4, 5, 7, 8, 9, 10, 11])
+        #expect(outcomes.first?["fraction"] as? String == "1/6")
+    }
+
+    @Test func badNotationIsAUsageError() throws {
+        let result = try runDicehost(["dice", "3x6"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("bad dice notation '3x6': missing 'd'"))
+    }
+}
+
+@Suite struct OddsCommandTests {
+    @Test func crapsPassLine() throws {
+        let result = try runDicehost(["odds", "rules/craps.lua", "--set", "rounds=1", "--players", "Ann"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("Ann wins        0.4929292929   244/495"), "\(result.stdout)")
+        #expect(result.stdout.contains("expected rolls 3.375758 (557/165)"))
+    }
+
+    @Test func compareGivesExactDifferences() throws {
+        let result = try runDicehost(["odds", "rules/race.lua", "--set", "target=5", "--compare", "rules/race-doubles.lua", "--json"])
+        #expect(result.status == 0, "\(result)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: [String: Any]])
+        let a = try #require(object["a"]?["wins"] as? [String: [String: Any]])
+        #expect(a["Ann"]?["fraction"] as? String == "1161769/1679616")
+        #expect(object["b"]?["last_roll_in_state"] as? Bool == true)  // the doubles variant reads r.previous
+    }
+
+    @Test func notAnalysableExitsOneAndSaysWhy() throws {
+        let result = try runDicehost(["odds", "rules/snap.lua", "--quiet"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("rules/snap.lua: not analysable: setup drew random numbers"), "\(result)")
+    }
+
+    @Test func theStateLimitPointsToSim() throws {
+        let result = try runDicehost(["odds", "rules/race.lua", "--max-states", "10", "--quiet"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("more than 10 positions") && result.stderr.contains("dicehost sim"), "\(result)")
+    }
+}
