@@ -5,7 +5,7 @@
 RULES ?= rules/race.lua
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: deps build play test bench clean fuzz fuzz-build fuzz-smoke fuzz-crashes
+.PHONY: deps build play test bench clean fuzz fuzz-build fuzz-smoke fuzz-crashes example test-example
 
 deps:
 	@bash scripts/ensure-deps.sh
@@ -20,6 +20,23 @@ test: deps
 	swift build --build-tests $(SWIFT_BUILD_FLAGS)
 	swift test --skip-build
 	.build/debug/dicehost test   # rules/tests and every examples/**/tests beside a rule script
+	$(MAKE) test-example
+
+# The embedding example (examples/RaceToSpace, its own package depending on this one by
+# path), built in its own scratch folder; its test compares what it draws with the
+# expected frames (after an intended change: `make example > examples/RaceToSpace/expected-output.txt`).
+EXAMPLE_SCRATCH_PATH = .build-example
+example: deps
+	@rm -f $(EXAMPLE_SCRATCH_PATH)/debug.yaml
+	@swift build --package-path examples/RaceToSpace --scratch-path $(EXAMPLE_SCRATCH_PATH) $(SWIFT_BUILD_FLAGS) >&2
+	@$(EXAMPLE_SCRATCH_PATH)/debug/RaceToSpace rules/race.lua
+
+test-example: deps
+	@# Re-plan every time: a merge that adds source files to DiceHost is otherwise missed.
+	rm -f $(EXAMPLE_SCRATCH_PATH)/debug.yaml
+	swift build --package-path examples/RaceToSpace --scratch-path $(EXAMPLE_SCRATCH_PATH) $(SWIFT_BUILD_FLAGS)
+	$(EXAMPLE_SCRATCH_PATH)/debug/RaceToSpace rules/race.lua | diff -u examples/RaceToSpace/expected-output.txt -
+	@echo "example: RaceToSpace drew the expected frames"
 
 bench: deps
 	swift build -c release $(SWIFT_BUILD_FLAGS)

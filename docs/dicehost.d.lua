@@ -63,6 +63,7 @@ function Game:is_over() end
 ---@field bot fun(g: Game, p: Player): string|table|nil "roll", an action, {"ante", 25}, {"roll", keep = {1, 3}}, {"wait", 500}
 ---@field migrate fun(g: Game)|nil
 ---@field status fun(g: Game): string|nil
+---@field on_device fun(g: Game, event: "connected"|"disconnected"|"connection_failed"|"authorisation_failed"|"battery", value: integer|nil)|nil
 
 ---@class Rules
 ---@overload fun(declaration: table): RuleTable
@@ -122,6 +123,28 @@ function timer.after(ms, fn) end
 ---@param fn fun(g: Game)
 ---@return TimerHandle
 function timer.every(ms, fn) end
+
+---@class SensorSubscription
+---@field sensor string
+---@field rate integer
+local SensorSubscription = {}
+function SensorSubscription:cancel() end
+
+sensor = {}
+---@alias SensorKind "accelerometer"|"magnetometer"|"orientation"|"touch"|"proximity"|"temperature"
+---@param kind SensorKind
+---@param rate integer 1..1000 Hz on the game clock; at most 16 subscriptions
+---@param fn fun(g: Game, ...: number) accelerometer/magnetometer/orientation: x, y, z; the others: one value
+---@return SensorSubscription
+function sensor.every(kind, rate, fn) end
+
+device = {}
+--- Take the next roll from the die in this turn too (roll updates stay on).
+function device.await_roll() end
+---@return boolean
+function device.connected() end
+---@return integer|nil percent
+function device.battery() end
 
 ---@class Card
 ---@field rank integer

@@ -3,7 +3,8 @@
 -- does not count: all faces blink red and the same player rolls again. A good roll
 -- blinks the rolled face green and moves the player. While the game waits for a roll
 -- the die pulses the current player's colour every 2 s, and after 30 s without a roll
--- the turn passes on. After a win, `restart` starts a new game.
+-- the turn passes on. After a win, `restart` starts a new game. If the die
+-- disconnects, the turn pauses (no pulse, no timeout) until it connects again.
 local race = rules {
   name = "Race to Space", players = {2, 4}, dice = "1d6",
   params = { target = 25, pulse_ms = 2000, timeout_ms = 30000 },
@@ -66,6 +67,22 @@ function race.play_roll(g, p, r, move)
     g:win(p)
   else
     g:next_turn()
+  end
+end
+
+-- The smart die: a dropped connection pauses the turn, a reconnection resumes it; a
+-- low battery is announced.
+function race.on_device(g, event, value)
+  if event == "disconnected" and not g.state.paused then
+    g.state.paused = true
+    stop_waiting(g)
+    g:say("the die disconnected: %s's turn is paused", g.current.name)
+  elseif event == "connected" and g.state.paused then
+    g.state.paused = nil
+    g:say("the die is back: %s to roll", g.current.name)
+    wait_for_roll(g, g.current)
+  elseif event == "battery" and value < 15 then
+    g:say("the die's battery is low (%d%%)", value)
   end
 end
 

@@ -31,6 +31,7 @@ public final class Game {
         var pendingTurn: Int?
         var rolls = 0
         var turns = 0
+        var device = DeviceState()
     }
 
     struct ScheduledTimer {
@@ -184,6 +185,7 @@ public final class Game {
                 roll = Roll(values: values, total: dice.total(of: values))
             }
             host.rolls += 1
+            host.device.awaitingRoll = !roll.ok // the die rolls again after a flagged roll (see Game+Device)
             log(.roll(player: playerNames[seat - 1], roll: roll))
             var arguments: [LuaValue] = [hooks.roll, .table(g), try playerValue(seat), .integer(Int64(roll.total)), .string(roll.flag.rawValue)]
             for value in roll.values { arguments.append(.integer(Int64(value))) }
@@ -255,6 +257,7 @@ public final class Game {
         let saved = checkpoint()
         do {
             host = HostState()
+            host.device.keepConnection(of: saved.host.device) // a new game on the same die
             restarts += 1
             try start()
         } catch {
@@ -473,6 +476,7 @@ public final class Game {
             try lua.charge(Self.turnPassCost)
             let player = try playerValue(seat)
             host.turns += 1
+            host.device.awaitingRoll = true // a turn begins: roll updates on (see Game+Device)
             log(.turn(player: playerNames[seat - 1]))
             try callHook(hooks.turn, [.table(g), player])
         }

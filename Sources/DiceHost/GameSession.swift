@@ -84,7 +84,7 @@ public final class GameSession {
         ("reload", "reload the rules file, keeping the game in progress"),
         ("help [COMMAND]", "list the commands, or explain one"),
         ("quit", "leave"),
-    ]
+    ] + deviceHelp
 
     /// What tab completion offers: the commands, the rules' actions, the players.
     public var completionWords: [String] {
@@ -329,6 +329,8 @@ public final class GameSession {
         case "restart":
             try game.restart()
             return nil
+        case "device", "tilt", "sensor":
+            return try executeDevice(command, args)
         case "reload":
             do { try game.reload() } catch let error as GameError { throw ReloadFailure(cause: error) }
             return nil

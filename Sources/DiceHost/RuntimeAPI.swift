@@ -33,6 +33,7 @@ extension Game {
         for name in ["rules", "timer", "cards", "dice"] { lua.set(globals, .string(name), lua.get(exports, .string(name))) }
         let led = lua.register(library: "led", ledFunctions())
         lua.set(led, "ALL", .integer(63))
+        try installDeviceLibraries()
         let (snapshot, restore) = lua.snapshotFunctions()
         return RuntimeAPI(newGame: lua.get(exports, "new_game"),
                           rollInput: lua.get(exports, "roll_input"), rollInputKept: lua.get(exports, "roll_input_kept"),

@@ -122,7 +122,7 @@ enum OddsReport {
         }
         for (seat, name) in r.players.enumerated() { row("\(name) wins", r.wins[seat]) }
         row("draw", r.draw)
-        if r.players.count > 1 { for (seat, name) in r.players.enumerated() { row("\(name) loses", r.losses[seat]) } }
+        for (seat, name) in r.players.enumerated() { row("\(name) loses", r.losses[seat]) }
         if r.neverEnds.double > 0 { row("never ends", r.neverEnds) }
         lines.append("")
         if let rolls = r.rolls, let turns = r.turns {

@@ -34,8 +34,11 @@ extension DiceHostCommand {
         @Option(help: "Record the session as a rule test (transcript) in this file.")
         var record: String?
 
-        @Option(help: "Append every event, with its game time, to this file as it happens.")
+        @Option(help: "Append the game to this file as it happens, as JSON Lines (a header, then each input with its events): 'dicehost replay FILE' checks it, 'dicehost replay FILE --text' shows the events.")
         var log: String?
+
+        @Option(help: "Play against a simulated smart die: 'sim', or 'sim:FAULTS' with FAULTS from connect-fails[@N], auth-fails, disconnect@N, tilt@N, short@N, low-battery@N (e.g. sim:tilt@2,disconnect@3). 'roll' throws it; 'disconnect' and 'connect' drop and restore it.")
+        var die: String?
 
         @Flag(help: "Let --record replace an existing file that is not a transcript.")
         var force = false
@@ -45,6 +48,17 @@ extension DiceHostCommand {
             do { params = try overrides.map(GameOptions.parseOverride) } catch {
                 printError("dicehost: \(error)")
                 throw ExitStatus.usage
+            }
+            var faults: SimulatedDie.Faults?
+            if let die {
+                do { faults = try DieConsole.faults(from: die) } catch {
+                    printError("dicehost: --die: \(error)")
+                    throw ExitStatus.usage
+                }
+                if auto {
+                    printError("dicehost: --die: the die's rolls and --auto's bot rolls cannot both play; choose one")
+                    throw ExitStatus.usage
+                }
             }
             let seed = self.seed ?? UInt64.random(in: 0...999_999)
             let names = try Self.players(players, rules: rules, params: params)
@@ -63,20 +77,26 @@ extension DiceHostCommand {
                     throw ExitStatus.usage
                 }
             }
-            var logFile: AppendingLogFile?
+            var logRecorder: GameLogRecorder?
             if let log {
-                do { logFile = try AppendingLogFile(path: log, protectedPaths: protected) } catch {
+                do {
+                    let file = try AppendingLogFile(path: log, protectedPaths: protected)
+                    logRecorder = GameLogRecorder(die: die) { line in file.append(line + "\n").map { "dicehost: \($0)" } }
+                } catch {
                     printError("dicehost: --log: \(error)")
                     throw ExitStatus.usage
                 }
             }
-            var output = PlayOutput(renderer: .forStandardOutput(), logFile: logFile)
+            var output = PlayOutput(renderer: .forStandardOutput(), recorder: logRecorder)
+            output.begin(game)
             if self.seed == nil { output.show(["seed \(seed)"]) }
             output.show(["\(game.rules.name): \(names.joined(separator: ", "))"])
             output.show(game.rules.warnings.map { "warning: " + $0 })
-            output.show(game.events.dropFirst().map(\.description), log: game)
+            output.show(game.events.dropFirst().map(\.description))
             Interrupts.install()
             let session = GameSession(game: game)
+            let dieConsole = faults.map { DieConsole(session: session, faults: $0, seed: seed, recorder: logRecorder) }
+            if let dieConsole { output.show(dieConsole.start()) }
             defer {
                 if let record {
                     var writer = recorder
@@ -100,9 +120,9 @@ extension DiceHostCommand {
             // Between keystrokes: reload on a save; true if it printed.
             let idle = { () -> Bool in
                 guard let watcher, !watcher.changedFiles().isEmpty else { return false }
-                let reply = Interrupts.whileRunning(session.game.lua) { session.run("reload") }
+                let reply = Interrupts.whileRunning(session.game.lua) { output.run("reload", in: session) }
                 if interactive { output.clearPromptLine() }
-                output.show(reply.lines, log: session.game)
+                output.show(reply.lines)
                 watcher.watch(session.game)
                 return true
             }
@@ -126,8 +146,13 @@ extension DiceHostCommand {
                 case .woken:
                     continue
                 case .line(let line):
-                    let reply = Interrupts.whileRunning(session.game.lua) { session.run(line) }
-                    output.show(reply.lines, log: session.game)
+                    if let dieConsole, let lines = Interrupts.whileRunning(session.game.lua, { dieConsole.handle(line) }) {
+                        if interactive { output.animateSpins(lines) } else { output.show(lines) }
+                        continue
+                    }
+                    let reply = Interrupts.whileRunning(session.game.lua) { output.run(line, in: session) }
+                    dieConsole?.sync()
+                    output.show(reply.lines)
                     if reply.quit {
                         if session.sawRuleError { throw ExitStatus.failure }
                         return
@@ -145,11 +170,11 @@ extension DiceHostCommand {
             var moves = 0
             while !game.isOver && moves < Self.autoMoveLimit {
                 let before = game.events.count
-                do { try Interrupts.whileRunning(game.lua) { try game.playBotMove() } } catch {
+                do { try Interrupts.whileRunning(game.lua) { try output.playBotMove(game) } } catch {
                     output.show(["error: \(error)"])
                     return false
                 }
-                output.show(game.events.dropFirst(before).map(\.description), log: game)
+                output.show(game.events.dropFirst(before).map(\.description))
                 moves += 1
             }
             if !game.isOver { output.show(["stopped after \(moves) moves: the game did not end"]) }
@@ -171,7 +196,8 @@ extension DiceHostCommand {
                 do {
                     let game = try Game(rulesFile: rules, players: names, seed: seed, params: params)
                     output.show(["reloaded \(rules): \(game.rules.name), replaying seed \(seed)"])
-                    output.show(game.events.dropFirst().map(\.description), log: game)
+                    output.begin(game)
+                    output.show(game.events.dropFirst().map(\.description))
                     _ = try playAutomatically(game, output: &output)
                     watcher.watch(game)
                 } catch {
@@ -199,22 +225,60 @@ extension DiceHostCommand {
     }
 }
 
-/// Where play output goes: standard output (rendered for a terminal) and the --log file.
+/// Where play output goes: standard output (rendered for a terminal); inputs go through
+/// the --log file's recorder when there is one.
 struct PlayOutput {
     let renderer: Renderer
-    let logFile: AppendingLogFile?
+    let recorder: GameLogRecorder?
 
-    init(renderer: Renderer, logFile: AppendingLogFile?) {
+    init(renderer: Renderer, recorder: GameLogRecorder? = nil) {
         self.renderer = renderer
-        self.logFile = logFile
+        self.recorder = recorder
     }
 
-    func show(_ lines: [String], log game: Game? = nil) {
+    func show(_ lines: [String]) {
         for line in lines { print(renderer.render(line)) }
         fflush(stdout)
-        if let logFile, let game, !lines.isEmpty {
-            let stamped = lines.map { String(format: "%8.3fs ", Double(game.now) / 1000) + $0 }.joined(separator: "\n") + "\n"
-            if let warning = logFile.append(stamped) { printError("dicehost: \(warning)") }
+    }
+
+    /// Starts a game in the --log file.
+    func begin(_ game: Game) {
+        guard let recorder else { return }
+        logging(recorder) { recorder.begin(game) }
+    }
+
+    /// Runs a command line, logging it.
+    func run(_ line: String, in session: GameSession) -> GameSession.Reply {
+        guard let recorder else { return session.run(line) }
+        return logging(recorder) { recorder.run(line, in: session) }
+    }
+
+    /// A bot move, logged.
+    func playBotMove(_ game: Game) throws {
+        guard let recorder else { return try game.playBotMove() }
+        try logging(recorder) { _ = try recorder.playBotMove(game) }
+    }
+
+    /// The first write failure of the log is shown once; the game goes on.
+    @discardableResult
+    private func logging<T>(_ recorder: GameLogRecorder, _ body: () throws -> T) rethrows -> T {
+        let before = recorder.warning
+        defer { if before == nil, let warning = recorder.warning { printError(warning) } }
+        return try body()
+    }
+
+    /// At a terminal, a tumbling die's glyph spins in place before its line is shown.
+    func animateSpins(_ lines: [String]) {
+        for line in lines {
+            if line.hasPrefix("die rolling ") {
+                for glyph in line.dropFirst("die rolling ".count).split(separator: " ") {
+                    print("\r\u{1B}[K" + renderer.render("die rolling " + glyph), terminator: "")
+                    fflush(stdout)
+                    usleep(80_000)
+                }
+                print("\r\u{1B}[K", terminator: "")
+            }
+            show([line])
         }
     }
 

@@ -75,6 +75,7 @@ struct ChainSolver<Number: ChainNumber> {
                 switch terminal {
                 case .win(let seat): v[seat - 1] = .one
                 case .draw: v[drawIndex] = .one
+                case .loss: break   // nobody won: a loss for every seat
                 }
                 values[component[0]] = v
                 return

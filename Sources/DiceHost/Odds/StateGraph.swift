@@ -31,7 +31,8 @@ public enum OddsError: Error, CustomStringConvertible {
 /// transient with edges: target, weight out of the position's `denominator` (sides^dice
 /// for a roll, 1 for an action), and what the step adds: rolls, turns, recorded metrics.
 final class StateGraph {
-    enum Terminal: Equatable { case win(seat: Int), draw }
+    /// How a game ended: a seat won, a draw, or a lone player lost (nobody won).
+    enum Terminal: Equatable { case win(seat: Int), draw, loss }
 
     /// Per position (index = number − 1): nil while unexplored or transient.
     var terminal: [Terminal?] = []
@@ -188,6 +189,9 @@ final class StateExplorer {
         case .draw?, .loss?:  // a lone player's loss: no win, counted with draws (as sim does)
             terminal = .draw
             hostKey = "draw"
+        case .loss?:
+            terminal = .loss
+            hostKey = "loss"
         case nil:
             let timers = host.timers.pending.sorted { ($0.due, $0.id) < ($1.due, $1.id) }
             hostKey = "now \(host.now)"

@@ -1,0 +1,260 @@
+import Foundation
+import Lua
+
+/// The JSON Lines game log (`dicehost play --log FILE`, and a server's room logs): a
+/// header line saying which game this is, then one line per input with the events it
+/// caused. A seed and its inputs reproduce a game exactly, so `GameReplay` can play the
+/// log again and check every event - or play it under edited rules and show the first
+/// input whose events differ.
+///
+///     {"dicehost_log":1,"rules":"rules/race.lua","rules_sha256":"9f…","requires":[],
+///      "params":[["target","30"]],"seed":7,"players":["Ann","Bob"],"die":null,
+///      "events":[{"t":0,"type":"start",…,"text":"start Ann,Bob seed=7"},…]}
+///     {"n":1,"input":"roll 3","t":0,"events":[{"t":0,"type":"roll",…,"text":"roll Ann ⚂"},…]}
+///     {"n":2,"input":"snap","t":0,"events":[],"error":"unknown command 'snap' (try 'help')"}
+///     {"n":3,"bot":true,"t":0,"events":[…]}
+///
+/// An input is a command line as `GameSession` takes it (what the REPL and transcripts
+/// type: `roll 3 4`, `as Bob snap`, `tick 500ms`, `undo`, `die disconnect`, …), or a bot
+/// move (`"bot":true`, what `play --auto` and servers' bots make). Events are
+/// `GameEvent.json` objects with their stable `text` form added. A file may hold several
+/// games one after another (appending to a log starts a new game with a new header).
+public enum GameLog {
+    /// The format version this library writes and reads.
+    public static let version = 1
+
+    /// The first line of a game: everything needed to start it again.
+    public struct Header: Codable, Equatable, Sendable {
+        /// Always `GameLog.version`: marks the line as a header and names the format.
+        public var dicehost_log: Int
+        /// The rules file as the game was started with it (relative to where it ran).
+        public var rules: String
+        /// SHA-256 of the rules file's bytes when the game started (lowercase hex).
+        public var rules_sha256: String
+        /// The files the rules `require`d by then, each with its hash.
+        public var requires: [RequiredFile]
+        /// The `--set` overrides, in order: `[["target","30"]]`.
+        public var params: [[String]]
+        public var seed: UInt64
+        public var players: [String]
+        /// The die the game played with (`sim:tilt@2,disconnect@3`), if any.
+        public var die: String?
+        /// The events of the start (before any input).
+        public var events: [JSONValue]
+
+        /// A file the rules `require`d, and the SHA-256 of its bytes.
+        public struct RequiredFile: Codable, Equatable, Sendable {
+            public var path: String
+            public var sha256: String
+        }
+
+        public init(rules: String, rulesSHA256: String, requires: [RequiredFile] = [], params: [(String, String)],
+                    seed: UInt64, players: [String], die: String? = nil, events: [JSONValue]) {
+            dicehost_log = GameLog.version
+            self.rules = rules
+            rules_sha256 = rulesSHA256
+            self.requires = requires
+            self.params = params.map { [$0.0, $0.1] }
+            self.seed = seed
+            self.players = players
+            self.die = die
+            self.events = events
+        }
+
+        /// The header of `game` as it stands (its start events, its rules hashed now).
+        public init(game: DiceHost.Game, die: String? = nil) {
+            let limit = game.lua.limits.memoryBytes
+            self.init(rules: game.sourcePath, rulesSHA256: GameLog.sha256(ofFile: game.sourcePath, limit: limit),
+                      requires: game.lua.loadedModulePaths.map { RequiredFile(path: $0, sha256: GameLog.sha256(ofFile: $0, limit: limit)) },
+                      params: game.overrides, seed: game.seed, players: game.playerNames, die: die,
+                      events: GameLog.startEvents(of: game).map(GameLog.json))
+        }
+
+        /// The overrides as pairs, as `Game` takes them.
+        public var overrides: [(String, String)] { params.map { ($0[0], $0.count > 1 ? $0[1] : "") } }
+    }
+
+    /// One input and what it caused.
+    public struct Entry: Codable, Equatable, Sendable {
+        /// 1, 2, … within the game.
+        public var n: Int
+        /// The command line (absent for a bot move).
+        public var input: String?
+        /// True for a bot move (absent otherwise).
+        public var bot: Bool?
+        /// The game clock after the input (ms).
+        public var t: Int
+        public var events: [JSONValue]
+        /// The error the input was refused with (the game stayed as it was).
+        public var error: String?
+
+        public init(n: Int, input: String?, bot: Bool = false, t: Int, events: [JSONValue], error: String?) {
+            self.n = n
+            self.input = input
+            self.bot = bot ? true : nil
+            self.t = t
+            self.events = events
+            self.error = error
+        }
+
+        /// What the input was, for people: the command line, or "(bot move)".
+        public var inputText: String { input ?? "(bot move)" }
+    }
+
+    /// One game of a log file: its header and inputs, with the file lines they came from.
+    public struct LoggedGame: Sendable {
+        public var header: Header
+        public var headerLine: Int
+        public var entries: [(line: Int, entry: Entry)]
+    }
+
+    /// A log line that is not what the format expects there.
+    public struct FormatError: Error, CustomStringConvertible, Equatable {
+        public var file: String
+        public var line: Int
+        public var message: String
+        public var description: String { "\(file):\(line): \(message)" }
+    }
+
+    /// The largest log file `read` takes.
+    public static let maxFileBytes = 256 << 20
+
+    /// Reads a log file (only a regular file, at most `maxFileBytes`).
+    public static func read(_ path: String) throws -> [LoggedGame] {
+        let data: Data
+        do { data = try LuaSourceFile.read(path, limit: maxFileBytes) } catch let problem as LuaSourceFile.Problem {
+            throw FormatError(file: path, line: 0, message: "cannot read the log: \(problem.reason)")
+        }
+        return try parse(String(decoding: data, as: UTF8.self), file: path)
+    }
+
+    /// Parses log text; blank lines are skipped. Errors name the line and what was expected.
+    public static func parse(_ text: String, file: String = "log") throws -> [LoggedGame] {
+        var games: [LoggedGame] = []
+        let decoder = JSONDecoder()
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let lineNumber = index + 1
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty { continue }
+            let bytes = Data(line.utf8)
+            guard case .object(let fields)? = try? decoder.decode(JSONValue.self, from: bytes) else {
+                throw FormatError(file: file, line: lineNumber, message: "expected one JSON object per line, got \(preview(line))")
+            }
+            if fields["dicehost_log"] != nil {
+                guard fields["dicehost_log"] == .integer(Int64(version)) else {
+                    throw FormatError(file: file, line: lineNumber,
+                                      message: "this log is format \(fields["dicehost_log"]?.description ?? "?"); this dicehost reads format \(version)")
+                }
+                let header = try decode(Header.self, from: bytes, what: "a header", file: file, line: lineNumber)
+                if let bad = header.params.first(where: { $0.count != 2 }) {
+                    throw FormatError(file: file, line: lineNumber, message: "expected params as [name, value] pairs, got \(bad)")
+                }
+                try checkEvents(header.events, file: file, line: lineNumber)
+                games.append(LoggedGame(header: header, headerLine: lineNumber, entries: []))
+                continue
+            }
+            guard !games.isEmpty else {
+                throw FormatError(file: file, line: lineNumber, message: "expected a header line ({\"dicehost_log\":\(version),\"rules\":…}) before any input, got \(preview(line))")
+            }
+            let entry = try decode(Entry.self, from: bytes, what: "an input line", file: file, line: lineNumber)
+            guard (entry.input != nil) != (entry.bot == true) else {
+                throw FormatError(file: file, line: lineNumber, message: "expected an input line with either \"input\" (a command) or \"bot\":true")
+            }
+            let expected = (games[games.count - 1].entries.last?.entry.n ?? 0) + 1
+            guard entry.n == expected else {
+                throw FormatError(file: file, line: lineNumber, message: "expected input number \(expected), got \(entry.n)")
+            }
+            try checkEvents(entry.events, file: file, line: lineNumber)
+            games[games.count - 1].entries.append((lineNumber, entry))
+        }
+        guard !games.isEmpty else { throw FormatError(file: file, line: 1, message: "expected a header line, the file has no games") }
+        return games
+    }
+
+    static func checkEvents(_ events: [JSONValue], file: String, line: Int) throws {
+        for (index, event) in events.enumerated() {
+            guard event["t"]?.intValue != nil, event["text"]?.stringValue != nil else {
+                throw FormatError(file: file, line: line, message: "expected event \(index + 1) to be an object with \"t\" (ms) and \"text\", got \(preview(event.description))")
+            }
+        }
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, from data: Data, what: String, file: String, line: Int) throws -> T {
+        do { return try JSONDecoder().decode(type, from: data) } catch let error as DecodingError {
+            throw FormatError(file: file, line: line, message: "expected \(what): \(reason(error))")
+        }
+    }
+
+    static func reason(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context, _ key: CodingKey? = nil) -> String {
+            let keys = context.codingPath + (key.map { [$0] } ?? [])
+            return keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+        }
+        switch error {
+        case .keyNotFound(let key, let context): return "the field '\(path(context, key))' is missing"
+        case .typeMismatch(let type, let context): return "the field '\(path(context))' is not \(typeName(type))"
+        case .valueNotFound(let type, let context): return "the field '\(path(context))' is null, expected \(typeName(type))"
+        case .dataCorrupted(let context): return "the field '\(path(context))' is out of range or malformed"
+        @unknown default: return "\(error)"
+        }
+    }
+
+    static func typeName(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: return "a string"
+        case is Int.Type, is UInt64.Type, is Int64.Type: return "a whole number"
+        case is Bool.Type: return "true or false"
+        default: return type is [Any].Type ? "a list" : "a \(type)"
+        }
+    }
+
+    static func preview(_ text: String) -> String {
+        let oneLine = GameEvent.oneLine(text)
+        return oneLine.count > 60 ? "'" + oneLine.prefix(60) + "…'" : "'" + oneLine + "'"
+    }
+
+    // MARK: Writing
+
+    /// One log line (no newline) for a header or an entry.
+    public static func line<T: Encodable>(_ value: T) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(value) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// An event as the log keeps it: `GameEvent.json` plus its `text`.
+    public static func json(_ event: GameEvent) -> JSONValue {
+        var fields: [String: JSONValue] = [:]
+        if case .object(let parsed)? = try? JSONDecoder().decode(JSONValue.self, from: Data(event.json.utf8)) { fields = parsed }
+        fields["t"] = .integer(Int64(event.time))
+        fields["text"] = .string(event.description)
+        return .object(fields)
+    }
+
+    /// The events a game logged before its first input.
+    public static func startEvents(of game: DiceHost.Game) -> [GameEvent] {
+        guard let start = game.events.lastIndex(where: { if case .start = $0.kind { return true } else { return false } }) else { return game.events }
+        return Array(game.events[start...])
+    }
+
+    /// SHA-256 of a file's bytes ("unreadable: REASON" if it cannot be read).
+    public static func sha256(ofFile path: String, limit: Int) -> String {
+        do { return SHA256.hex(of: Array(try LuaSourceFile.read(path, limit: limit))) } catch {
+            return "unreadable: \((error as? LuaSourceFile.Problem)?.reason ?? "\(error)")"
+        }
+    }
+
+    /// The text view of a log (what `--log` wrote before it was JSON): each event with its
+    /// game time, "   1.500s turn Bob".
+    public static func textLines(of games: [LoggedGame]) -> [String] {
+        var lines: [String] = []
+        for game in games {
+            for event in game.header.events + game.entries.flatMap(\.entry.events) {
+                let time = Double(event["t"]?.intValue ?? 0) / 1000
+                lines.append(String(format: "%8.3fs ", time) + (event["text"]?.stringValue ?? event.description))
+            }
+        }
+        return lines
+    }
+}

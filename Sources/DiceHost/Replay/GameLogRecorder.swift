@@ -1,0 +1,108 @@
+import Foundation
+
+/// Writes a `GameLog` as a game is played: a header when a game starts, then one line per
+/// input with the events it caused. The lines go to `write` (a `--log` file through
+/// `AppendingLogFile`, a server's room log, a test's array); queries that change nothing
+/// (`state`, `log`, `help`, …) are not inputs and are not written.
+///
+///     let file = try AppendingLogFile(path: "game.jsonl", protectedPaths: [game.sourcePath])
+///     let recorder = GameLogRecorder { file.append($0 + "\n") }
+///     recorder.begin(game)
+///     let reply = recorder.run("roll", in: session)
+public final class GameLogRecorder {
+    /// Writes one line (without its newline); returns a warning if it could not.
+    public let write: (String) -> String?
+    /// The die the games are played with, for the header (`sim:tilt@2`), if any.
+    public var die: String?
+    /// The game the last header described.
+    public private(set) weak var game: Game?
+    /// Inputs written since the last header.
+    public private(set) var inputCount = 0
+    private var begun = false
+    /// The first warning `write` returned (later lines are still offered to it).
+    public private(set) var warning: String?
+
+    public init(die: String? = nil, write: @escaping (String) -> String?) {
+        self.die = die
+        self.write = write
+    }
+
+    /// Starts a new game in the log: its header, with the events of its start.
+    @discardableResult
+    public func begin(_ game: Game) -> String? {
+        self.game = game
+        begun = true
+        inputCount = 0
+        return emit(GameLog.line(GameLog.Header(game: game, die: die)))
+    }
+
+    /// Runs a command line in `session` and logs it (a header first if none was written).
+    /// A `load` that replaces the game is logged as it is; `GameReplay` stops there,
+    /// since the loaded game's past is in the loaded file, not in this log.
+    public func run(_ line: String, in session: GameSession) -> GameSession.Reply {
+        if !begun { begin(session.game) }
+        let outcome = GameLog.perform(line, in: session)
+        if outcome.isInput {
+            inputCount += 1
+            emit(GameLog.line(GameLog.Entry(n: inputCount, input: outcome.input, t: outcome.time, events: outcome.events.map(GameLog.json),
+                                            error: outcome.error)))
+        }
+        return outcome.reply
+    }
+
+    /// Makes the bot move of the current player (`Game.playBotMove`) and logs it.
+    /// Returns the events it caused; rethrows its error after logging it.
+    @discardableResult
+    public func playBotMove(_ game: Game) throws -> [GameEvent] {
+        if !begun { begin(game) }
+        let before = game.events.count
+        var failure: Error?
+        do { try game.playBotMove() } catch { failure = error }
+        let events = Array(game.events.dropFirst(before))
+        inputCount += 1
+        emit(GameLog.line(GameLog.Entry(n: inputCount, input: nil, bot: true, t: game.now, events: events.map(GameLog.json),
+                                        error: failure.map { "\($0)" })))
+        if let failure { throw failure }
+        return events
+    }
+
+    @discardableResult
+    func emit(_ line: String) -> String? {
+        let problem = write(line)
+        if warning == nil { warning = problem }
+        return problem
+    }
+}
+
+extension GameLog {
+    /// What one command line did to a session's game.
+    public struct Outcome {
+        /// The command as run (words joined by one space).
+        public var input: String
+        public var reply: GameSession.Reply
+        public var events: [GameEvent]
+        /// The error the command was refused with, without "error: ".
+        public var error: String?
+        /// The game clock after it.
+        public var time: Int
+        /// False for queries that change nothing (they are not logged or replayed).
+        public var isInput: Bool
+    }
+
+    /// Commands that only look at the game (or write a file): not inputs.
+    public static let queryCommands: Set<String> = ["state", "players", "log", "led", "help", "save", "quit", "exit"]
+
+    /// Runs `line` in `session` and collects the events it caused: the one way both the
+    /// recorder and `GameReplay` run an input, so they cannot disagree on what one is.
+    public static func perform(_ line: String, in session: GameSession) -> Outcome {
+        let game = session.game
+        let before = game.events.count
+        let reply = session.run(line)
+        let words = line.split(whereSeparator: \.isWhitespace)
+        let command = words.first.map(String.init) ?? ""
+        let isInput = !command.isEmpty && !command.hasPrefix("#") && !queryCommands.contains(command)
+        let events = session.game === game ? Array(game.events.dropFirst(before)) : []
+        let error = reply.lines.first(where: { $0.hasPrefix("error: ") }).map { String($0.dropFirst("error: ".count)) }
+        return Outcome(input: words.joined(separator: " "), reply: reply, events: events, error: error, time: session.game.now, isInput: isInput)
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+
+/// Plays a `GameLog` again and checks every event: under the logged rules a game must
+/// reproduce exactly (a seed and its inputs decide everything); under other rules
+/// (`rules:`) the first input whose events differ shows what the edit changed.
+///
+///     let report = try GameReplay.run(GameLog.read("game.jsonl"))
+///     if let divergence = report.games[0].divergence { print(divergence.lines.joined(separator: "\n")) }
+public enum GameReplay {
+    /// What replaying one game of a log found.
+    public struct GameReport: Sendable {
+        /// The rules it was replayed under.
+        public var rules: String
+        /// Notes on the rules: a hash that no longer matches, other rules given.
+        public var notes: [String] = []
+        /// Inputs replayed with the same events and errors as logged.
+        public var matchedInputs = 0
+        public var checkedEvents = 0
+        /// The first input whose events differ (nil: every event matched).
+        public var divergence: Divergence?
+        /// Why replay stopped early without a difference (a `load`).
+        public var stopped: String?
+        /// The rules did not load, or the game could not start.
+        public var failure: String?
+        public var inputCount = 0
+
+        public var matched: Bool { divergence == nil && failure == nil }
+    }
+
+    /// Where the replayed game first differs from the log.
+    public struct Divergence: Sendable {
+        /// The input's number (0: the start of the game, before any input).
+        public var input: Int
+        /// The log line it came from.
+        public var line: Int
+        public var command: String
+        public var logged: [JSONValue]
+        public var replayed: [JSONValue]
+        public var loggedError: String?
+        public var replayedError: String?
+
+        /// Both sides, event by event, with the first differing event marked.
+        public var lines: [String] {
+            var out = [input == 0 ? "first difference at the start of the game (log line \(line))"
+                                  : "first difference at input \(input) (log line \(line)): \(command)"]
+            let firstDifferent = Array(zip(logged, replayed)).firstIndex(where: { $0.0 != $0.1 }) ?? min(logged.count, replayed.count)
+            func side(_ title: String, _ events: [JSONValue], _ error: String?) {
+                out.append("  \(title):")
+                for (index, event) in events.enumerated() {
+                    let marker = index == firstDifferent ? "> " : "  "
+                    out.append("  \(marker)[\(event["t"]?.intValue ?? 0)ms] \(event["text"]?.stringValue ?? event.description)")
+                }
+                if events.isEmpty { out.append("    (no events)") }
+                if let error { out.append("    error: \(error)") }
+            }
+            side("logged", logged, loggedError)
+            side("replayed", replayed, replayedError)
+            return out
+        }
+    }
+
+    /// What replaying a whole log found, game by game.
+    public struct Report: Sendable {
+        public var games: [GameReport]
+        public var matched: Bool { games.allSatisfy(\.matched) }
+
+        /// A summary per game, and the divergence in full.
+        public var lines: [String] {
+            var out: [String] = []
+            for (index, game) in games.enumerated() {
+                let title = games.count > 1 ? "game \(index + 1) (\(game.rules))" : game.rules
+                out += game.notes.map { "\(title): \($0)" }
+                if let failure = game.failure { out.append("\(title): \(failure)"); continue }
+                if let divergence = game.divergence {
+                    out += divergence.lines
+                    out.append("\(title): \(game.matchedInputs) of \(game.inputCount) inputs matched before the difference")
+                    continue
+                }
+                if let stopped = game.stopped { out.append("\(title): \(stopped)") }
+                out.append("\(title): \(game.matchedInputs) input\(game.matchedInputs == 1 ? "" : "s") replayed, all \(game.checkedEvents) events match")
+            }
+            return out
+        }
+    }
+
+    /// Replays every game of a log, under `rules` if given (else each game's own rules
+    /// file). `makeGame` lets an embedder start the game its own way (its limits, its die).
+    public static func run(_ games: [GameLog.LoggedGame], rules override: String? = nil,
+                           makeGame: (GameLog.Header, String) throws -> Game = defaultGame) -> Report {
+        Report(games: games.map { replay($0, rules: override, makeGame: makeGame) })
+    }
+
+    public static func defaultGame(_ header: GameLog.Header, rules: String) throws -> Game {
+        try Game(rulesFile: rules, players: header.players, seed: header.seed, params: header.overrides)
+    }
+
+    static func replay(_ logged: GameLog.LoggedGame, rules override: String?,
+                       makeGame: (GameLog.Header, String) throws -> Game) -> GameReport {
+        let header = logged.header
+        let rules = override ?? header.rules
+        var report = GameReport(rules: rules, inputCount: logged.entries.count)
+        if override != nil, override != header.rules {
+            report.notes.append("replaying under \(rules), not the logged \(header.rules)")
+        } else {
+            let now = GameLog.sha256(ofFile: rules, limit: Int.max)
+            if now != header.rules_sha256 {
+                report.notes.append("the rules file has changed since the log was written (sha256 \(header.rules_sha256.prefix(12))… in the log, \(now.prefix(12))… now)")
+            }
+            for file in header.requires {
+                let now = GameLog.sha256(ofFile: file.path, limit: Int.max)
+                if now != file.sha256 { report.notes.append("\(file.path), which the rules require, has changed since the log was written") }
+            }
+        }
+        let game: Game
+        do { game = try makeGame(header, rules) } catch {
+            report.failure = "cannot start the game: \(error)"
+            return report
+        }
+        let session = GameSession(game: game)
+        let start = GameLog.startEvents(of: game).map(GameLog.json)
+        guard start == header.events else {
+            report.divergence = Divergence(input: 0, line: logged.headerLine, command: "(start)", logged: header.events, replayed: start)
+            return report
+        }
+        report.checkedEvents = start.count
+        for (line, entry) in logged.entries {
+            if let input = entry.input, input.split(separator: " ").first == "load" {
+                report.stopped = "stopped at input \(entry.n) (log line \(line)): '\(input)' replaced the game with a saved one; replay cannot follow it"
+                return report
+            }
+            let events: [JSONValue], error: String?
+            if entry.bot == true {
+                let before = session.game.events.count
+                var failure: String?
+                do { try session.game.playBotMove() } catch { failure = "\(error)" }
+                events = session.game.events.dropFirst(before).map(GameLog.json)
+                error = failure
+            } else {
+                let outcome = GameLog.perform(entry.input ?? "", in: session)
+                events = outcome.events.map(GameLog.json)
+                error = outcome.error
+            }
+            guard events == entry.events, error == entry.error else {
+                report.divergence = Divergence(input: entry.n, line: line, command: entry.inputText, logged: entry.events,
+                                               replayed: events, loggedError: entry.error, replayedError: error)
+                return report
+            }
+            report.matchedInputs += 1
+            report.checkedEvents += events.count
+        }
+        return report
+    }
+}

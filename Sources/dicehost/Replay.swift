@@ -1,0 +1,42 @@
+import ArgumentParser
+import DiceHost
+import Foundation
+
+extension DiceHostCommand {
+    struct Replay: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Replay a JSON Lines game log (play --log) and check every event.",
+            discussion: """
+                Plays each game of the log again from its seed and inputs and compares every
+                event. With --rules, replays the same inputs under other rules and shows the first
+                input whose events differ, both sides. Exits 0 when every event matches, 1 at a
+                difference, 2 for a log that cannot be read, 3 if the rules do not load.
+                """
+        )
+
+        @Argument(help: "The log file written by 'dicehost play --log FILE'.")
+        var log: String
+
+        @Option(help: "Replay the inputs under these rules instead of the logged ones.")
+        var rules: String?
+
+        @Flag(help: "Only print the logged events with their game time (the text view of the log).")
+        var text = false
+
+        func run() throws {
+            let games: [GameLog.LoggedGame]
+            do { games = try GameLog.read(log) } catch {
+                printError("dicehost: \(error)")
+                throw ExitStatus.usage
+            }
+            if text {
+                GameLog.textLines(of: games).forEach { print($0) }
+                return
+            }
+            let report = GameReplay.run(games, rules: rules)
+            report.lines.forEach { print($0) }
+            if report.games.contains(where: { $0.failure != nil }) { throw ExitStatus.scriptDoesNotLoad }
+            if !report.matched { throw ExitStatus.failure }
+        }
+    }
+}
