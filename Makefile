@@ -19,7 +19,7 @@ play: build
 test: deps
 	swift build --build-tests $(SWIFT_BUILD_FLAGS)
 	swift test --skip-build
-	.build/debug/dicehost test rules/tests examples/rules/tests
+	.build/debug/dicehost test   # rules/tests and every examples/**/tests beside a rule script
 	$(MAKE) test-example
 	$(MAKE) test-browser
 

@@ -219,7 +219,7 @@ import Testing
 
     @Test func testWithNoPathRunsTheRulesAndExamplesCorpora() throws {
         let result = try runDicehost(["test"])
-        let count = ["rules/tests", "examples/rules/tests"].map { folder in
+        let count = ["rules/tests", "examples/rules/tests", "examples/dice-games/tests"].map { folder in
             (FileManager.default.enumerator(atPath: packageRoot.path + "/" + folder)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".txt") }.count
         }.reduce(0, +)
         #expect(result.stdout.hasSuffix("\(count) passed, 0 failed\n"), "\(result.stdout)")
