@@ -72,7 +72,8 @@ function craps.roll(g, p, r)
     g:say("the roll did not count (%s): roll again", r.flag)
     return
   end
-  g.state.dice = {r.values[1], r.values[2]}
+  local dice = g.state.dice -- filled in place: no table per roll
+  dice[1], dice[2] = r.values[1], r.values[2]
   g.state.total = r.total
   local point = g.state.point
   if point == "off" then
