@@ -87,8 +87,30 @@ static int clua_sim_roll(lua_State *L) {
         if (!lua_rawequal(L, -1, 7)) luaL_error(L, "a roll table's metatable was changed");
         lua_pop(L, 1);
     }
-    clua_empty(L, 1);
-    clua_empty(L, 2);
+    /* Emptied only when a hook added a field (the usual roll holds only its own). */
+    int extra = 0;
+    lua_pushnil(L);
+    while (!extra && lua_next(L, 1)) {
+        lua_pop(L, 1);
+        int own = 0;
+        for (int i = 1; i <= ROLL_FIELDS && !own; i++) own = lua_rawequal(L, -1, lua_upvalueindex(i));
+        extra = !own;
+    }
+    lua_settop(L, 7);
+    if (extra) clua_empty(L, 1);
+    /* previous is written below only when there is one: an old one must not stay. */
+    lua_pushvalue(L, lua_upvalueindex(7)); lua_pushnil(L); lua_rawset(L, 1);
+    /* The values table keeps only the dice 1..count written below. */
+    extra = 0;
+    lua_pushnil(L);
+    while (!extra && lua_next(L, 2)) {
+        lua_pop(L, 1);
+        int isnum = 0;
+        lua_Integer key = lua_tointegerx(L, -1, &isnum);
+        extra = !(isnum && lua_type(L, -1) == LUA_TNUMBER && key >= 1 && key <= count);
+    }
+    lua_settop(L, 7);
+    if (extra) clua_empty(L, 2);
     lua_Integer total = modifier, first = 0;
     int doubles = count > 1;
     for (lua_Integer i = 1; i <= count; i++) {

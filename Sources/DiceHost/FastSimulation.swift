@@ -1,4 +1,3 @@
-import Foundation
 import Lua
 
 /// A simulation worker's fast path: a block of games played by the Lua driver
@@ -77,12 +76,13 @@ final class FastSimulation {
                 break
             } catch {
                 isPlaying = false
-                if ProcessInfo.processInfo.environment["DICEHOST_SIM_DEBUG"] != nil { FileHandle.standardError.write("fast path stopped at \(lua.get(counts, "next")): \(error)\n".data(using: .utf8)!) }
                 _ = try? lua.call(leave)
             }
             // Game `next` stopped the driver: the host plays it, and the driver goes on after it.
+            // (A call stopped after its last game was counted has nothing left to play.)
             let stopped = lua.get(counts, "next").intValue ?? next
-            next = max(next, min(stopped, block.upperBound - 1))
+            if stopped >= block.upperBound { break }
+            next = max(next, stopped)
             countReference(game: next, of: study, counts: counts, into: &result)
             next += 1
         }

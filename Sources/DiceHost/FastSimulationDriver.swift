@@ -203,7 +203,9 @@ enum FastSimulationDriver {
     local sim_led = {
       face = function(f)
         charged = charged + HOST
-        return face_mask(f)
+        local mask = FACE[f]
+        if mask == nil then fallback() end
+        return mask
       end,
       faces = function(...)
         charged = charged + HOST
@@ -223,15 +225,16 @@ enum FastSimulationDriver {
         if mask ~= nil then check_mask(mask) end
       end,
       blink = function(mask, colour, options)
+        -- The checks inline: this is the call rule scripts make in every roll.
         charged = charged + HOST
-        check_mask(mask)
-        check_colour(colour)
+        if not MASK[mask] then fallback() end
+        if not colours[colour] then check_colour(colour) end
         if options ~= nil then
-          if type(options) ~= "table" then fallback() end
-          check_option(options, "on", 0, MAX_MS)
-          check_option(options, "cycle", 0, MAX_MS)
-          check_option(options, "count", 1, MAX_BLINKS)
-          check_option(options, "priority", 0, MAX_PRIORITY)
+          local on, cycle, count, priority = options.on, options.cycle, options.count, options.priority
+          if on ~= nil then on = on | 0; if on < 0 or on > MAX_MS then fallback() end end
+          if cycle ~= nil then cycle = cycle | 0; if cycle < 0 or cycle > MAX_MS then fallback() end end
+          if count ~= nil then count = count | 0; if count < 1 or count > MAX_BLINKS then fallback() end end
+          if priority ~= nil then priority = priority | 0; if priority < 0 or priority > MAX_PRIORITY then fallback() end end
         end
       end,
       fade = function(mask, colour, ms)
@@ -287,13 +290,13 @@ enum FastSimulationDriver {
     -- One bot move: its choice, and the roll or action it chose.
     local function bot_move()
       if not bot_hook then return roll_move() end
-      local choice = bot_hook(g, current_player())
+      local choice = bot_hook(g, (current_player()))
       if choice == nil or choice == "roll" then return roll_move() end
       if outcome ~= nil then fallback() end
       local actions = rawget(rules_table, "actions")
       local action = type(actions) == "table" and type(choice) == "string" and rawget(actions, choice) or nil
       if type(action) ~= "function" then fallback() end
-      action(g, current_player())
+      action(g, (current_player()))
       drain()
     end
 
