@@ -15,8 +15,18 @@ static uint64_t clua_game_seed(uint64_t seed, int64_t index) {
     return z ^ (z >> 31);
 }
 
-/// begin_game(study_seed, index): seeds the generator for game `index`, gives the game a
-/// fresh budget, starts its clock, and shows a watchdog progress.
+/* The calling thread's CPU time: a thread runs no instruction while it waits for a CPU,
+   so this bounds what it ran even on a machine shared with other work (wall time would
+   count the waits, and games a busy neighbour delayed would be played again for nothing). */
+static int64_t clua_thread_cpu_ns(void) {
+    struct timespec t;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t) != 0) return -1;
+    return (int64_t)t.tv_sec * 1000000000 + (int64_t)t.tv_nsec;
+}
+
+/// begin_game(study_seed, index) -> started: seeds the generator for game `index`, gives
+/// the game a fresh budget, shows a watchdog progress, and returns the thread's CPU
+/// clock for end_game.
 static int clua_sim_begin_game(lua_State *L) {
     clua_context *c = clua_ctx(L);
     uint64_t seed = (uint64_t)luaL_checkinteger(L, 1);
@@ -25,25 +35,29 @@ static int clua_sim_begin_game(lua_State *L) {
     if (c->budget_armed && !c->budget_tripped) c->budget_remaining = c->budget_total;
     __atomic_fetch_add(&c->progress, 1, __ATOMIC_RELAXED);
     c->step_started_ns = clua_now_ns();
-    return 0;
+    lua_pushinteger(L, clua_thread_cpu_ns());
+    return 1;
 }
 
-/// end_game(charged) -> whether the game certainly kept every input within the budget.
-/// `charged` is what the driver's own host calls cost (they do not reach C). A game's
-/// charges and, without the count hook, its time at the fastest rate any machine runs
+/// end_game(started, charged) -> whether the game certainly kept every input within the
+/// budget. `charged` is what the driver's own host calls cost (they do not reach C). A
+/// game's charges and, without the count hook, its CPU time at the fastest rate any machine runs
 /// (CLUA_FASTEST_INSTRUCTIONS_PER_NS) bound what any one of its inputs spent; with the
 /// slack for the host's own wrappers (CLUA_STEP_SLACK) that bound must fit one input's
 /// budget. A game for which it does not is played again move by move under the budget.
 static int clua_sim_end_game(lua_State *L) {
     clua_context *c = clua_ctx(L);
-    lua_Integer charged = luaL_checkinteger(L, 1);
+    lua_Integer started = luaL_checkinteger(L, 1);
+    lua_Integer charged = luaL_checkinteger(L, 2);
+    int64_t cpu = clua_thread_cpu_ns();
     uint64_t now = clua_now_ns();
-    int ok = !c->budget_tripped && !c->interrupt_requested && charged >= 0 && now >= c->step_started_ns;
+    int ok = !c->budget_tripped && !c->interrupt_requested && charged >= 0 && started >= 0 && cpu >= started;
     if (ok && c->budget_armed) {
         int64_t used = c->budget_total - c->budget_remaining;
         /* Time only bounds instructions no hook counted; both terms stay far below 2^62. */
-        int64_t elapsed = c->budget_hooked ? 0 : (int64_t)((now - c->step_started_ns) * CLUA_FASTEST_INSTRUCTIONS_PER_NS);
-        if (elapsed < 0 || charged > ((int64_t)1 << 60) || used < 0) ok = 0;
+        int64_t spent = cpu - started;
+        int64_t elapsed = c->budget_hooked ? 0 : spent * CLUA_FASTEST_INSTRUCTIONS_PER_NS;
+        if (spent > ((int64_t)1 << 50) || charged > ((int64_t)1 << 60) || used < 0) ok = 0;
         else ok = elapsed + used + (int64_t)charged + CLUA_STEP_SLACK <= c->budget_total;
     }
     __atomic_fetch_add(&c->progress, 1, __ATOMIC_RELAXED);

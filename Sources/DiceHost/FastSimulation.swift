@@ -53,8 +53,10 @@ final class FastSimulation {
             ("notation", plain ? .nil : .string(dice.text)),
             ("seed", .integer(Int64(bitPattern: seed))), ("move_limit", .integer(Int64(moveLimit))),
         ])
-        return FastSimulation(game: game, play: lua.get(exports, "play"), leave: lua.get(exports, "leave"),
-                              tally: lua.get(nativeTable, "tally"), plan: plan)
+        let fast = FastSimulation(game: game, play: lua.get(exports, "play"), leave: lua.get(exports, "leave"),
+                                  tally: lua.get(nativeTable, "tally"), plan: plan)
+        game.fastSimulation = fast
+        return fast
     }
 
     /// Plays the games of `block` and counts them into `result` (whose study the plan is).

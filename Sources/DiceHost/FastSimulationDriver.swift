@@ -324,7 +324,7 @@ enum FastSimulationDriver {
     end
 
     local function play_game(study_seed, index, move_limit)
-      begin_game(study_seed, index)
+      local started = begin_game(study_seed, index)
       charged, outcome, pending, turns, rolls, records = 0, nil, nil, 0, 0, 0
       if timer_id > 1 then
         reset(timers)
@@ -351,7 +351,7 @@ enum FastSimulationDriver {
         moves = moves + 1
       end
       -- A game that may have passed an input's budget is played again under it.
-      if not end_game(charged) then fallback() end
+      if not end_game(started, charged) then fallback() end
       tally(result, outcome or -1, rolls, turns, record_names, record_values, records, index)
     end
 

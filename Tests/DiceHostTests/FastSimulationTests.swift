@@ -22,8 +22,8 @@ import Testing
         ("examples/rules/pig.lua", ["Ann", "Bob"], [("target", "100"), ("hold", "20")]),
     ] as [(String, [String], [(String, String)])])
     func everyGameIsTheGamePlayAutoPlays(rules: String, players: [String], params: [(String, String)]) throws {
-        for seed: UInt64 in [1, 77, 4_000_000_007] {
-            try expectPlayAutoResult(rulesFile: rules, players: players, params: params, games: 120, seed: seed)
+        for seed: UInt64 in [1, 4_000_000_007] {
+            try expectPlayAutoResult(rulesFile: rules, players: players, params: params, games: 50, seed: seed)
         }
     }
 
@@ -70,8 +70,8 @@ import Testing
             end
             return r
             """)
-        try expectPlayAutoResult(rulesFile: path, players: ["Ann", "Bob", "Cy"], params: [], games: 300, seed: 5)
-        try expectPlayAutoResult(rulesFile: path, players: ["Ann", "Bob"], params: [("dice", "2d6!")], games: 300, seed: 6)
+        try expectPlayAutoResult(rulesFile: path, players: ["Ann", "Bob", "Cy"], params: [], games: 120, seed: 5)
+        try expectPlayAutoResult(rulesFile: path, players: ["Ann", "Bob"], params: [("dice", "2d6!")], games: 120, seed: 6)
     }
 
     /// Rule errors, turn-passing loops and argument errors the fast path does not check
@@ -89,14 +89,14 @@ import Testing
             end
             return r
             """)
-        let result = try expectPlayAutoResult(rulesFile: path, players: ["Ann", "Bob"], params: [], games: 400, seed: 8)
-        #expect(result.errors > 0 && result.errors < 400)
+        let result = try expectPlayAutoResult(rulesFile: path, players: ["Ann", "Bob"], params: [], games: 150, seed: 8)
+        #expect(result.errors > 0 && result.errors < 150)
     }
 
     /// The same numbers for one thread or several, for games whose lengths vary a lot.
     @Test(arguments: ["rules/race.lua", "rules/snap.lua", "examples/rules/pig.lua"])
     func theNumbersDoNotDependOnTheThreads(rules: String) throws {
-        var plan = Simulation.Plan(rulesFile: rules, players: ["Ann", "Bob", "Cy"], games: 1_300, seed: 31)
+        var plan = Simulation.Plan(rulesFile: rules, players: ["Ann", "Bob", "Cy"], games: 600, seed: 31)
         var results: [SimulationResult] = []
         for threads in [1, 2, 3] {
             plan.threads = threads
@@ -122,11 +122,11 @@ import Testing
             end
             return r
             """)
-        var plan = Simulation.Plan(rulesFile: path, games: 40, seed: 12)
+        var plan = Simulation.Plan(rulesFile: path, games: 16, seed: 12)
         plan.limits = LuaLimits(instructionBudget: 3_000_000)
         plan.threads = 2
         let result = try Simulation.run(plan)
-        #expect(result.errors > 0 && result.errors + result.wins[0] == 40)
+        #expect(result.errors > 0 && result.errors + result.wins[0] == 16)
         #expect(result.firstError?.message.contains("instruction budget exceeded") == true, "\(result.firstError?.message ?? "")")
     }
 
