@@ -7,6 +7,8 @@
 ---@field eliminated boolean
 ---@field last_roll Roll|nil
 
+--- A roll table is the host's: two per player, reused in turn (a kept roll is
+--- overwritten two rolls later). Keep numbers, not rolls; see "Fast rules".
 ---@class Roll
 ---@field values integer[]
 ---@field value integer

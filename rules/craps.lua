@@ -73,7 +73,7 @@ function craps.roll(g, p, r)
     g:say("the roll did not count (%s): roll again", r.flag)
     return
   end
-  g.state.dice = {r.values[1], r.values[2]}
+  g.state.dice[1], g.state.dice[2] = r.values[1], r.values[2] -- in place: no table per roll
   g.state.total = r.total
   local point = g.state.point
   if point == "off" then

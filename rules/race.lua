@@ -11,6 +11,19 @@ local race = rules {
 }
 
 local colours = {"blue", "yellow", "purple", "cyan"}
+-- LED animations and timer callbacks, made once rather than in every roll or turn.
+local PULSE = {on = 200, cycle = 400, count = 1}
+local FLAGGED = {on = 100, cycle = 200, count = 4, priority = 1}
+local MOVED = {on = 100, cycle = 50, count = 5}
+
+local function pulse(g)
+  led.blink(led.ALL, colours[g.current.seat], PULSE)
+end
+
+local function time_out(g)
+  g:say("%s took too long: the turn passes", g.current.name)
+  g:next_turn()
+end
 
 local function stop_waiting(g)
   if g.state.pulse then g.state.pulse:cancel() end
@@ -20,13 +33,8 @@ end
 
 local function wait_for_roll(g, p)
   stop_waiting(g)
-  g.state.pulse = timer.every(g.params.pulse_ms, function(g)
-    led.blink(led.ALL, colours[g.current.seat], {on = 200, cycle = 400, count = 1})
-  end)
-  g.state.timeout = timer.after(g.params.timeout_ms, function(g)
-    g:say("%s took too long: the turn passes", g.current.name)
-    g:next_turn()
-  end)
+  g.state.pulse = timer.every(g.params.pulse_ms, pulse)
+  g.state.timeout = timer.after(g.params.timeout_ms, time_out)
 end
 
 function race.setup(g)
@@ -49,14 +57,14 @@ end
 
 function race.play_roll(g, p, r, move)
   if not r.ok then
-    led.blink(led.ALL, "red", {on = 100, cycle = 200, count = 4, priority = 1})
+    led.blink(led.ALL, "red", FLAGGED)
     g:say("%s: the roll did not count (%s), roll again", p.name, r.flag)
     wait_for_roll(g, p)
     return
   end
   stop_waiting(g)
   for _, v in ipairs(r.values) do
-    led.blink(led.face(math.min(v, 6)), "green", {on = 100, cycle = 50, count = 5})
+    led.blink(led.face(math.min(v, 6)), "green", MOVED)
   end
   p.score = p.score + move(g, p, r)
   local scores = {}

@@ -83,6 +83,8 @@ public final class Game {
     /// input's rollback point (nil until one is needed, or after `g` was replaced).
     var lastSnapshot: [LuaValue]?
     var undoStack: [UndoPoint] = []
+    /// The Lua driver of fast simulations, loaded by the first one (FastSimulation.swift).
+    var fastSimulation: FastSimulation?
     /// Counts the inputs that made an undo point (so a caller can tell whether one did).
     public private(set) var undoGeneration = 0
     var inTransaction = false

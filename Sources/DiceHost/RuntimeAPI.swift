@@ -10,6 +10,9 @@ struct RuntimeAPI {
     var setQuiet: LuaValue
     var startGame: LuaValue
     var botMoves: LuaValue
+    /// Everything the prelude exports (the fast simulation driver reads its parts), and `led`.
+    var exports: LuaValue = .nil
+    var led: LuaValue = .nil
 
     static let placeholder = RuntimeAPI(newGame: .nil, rollInput: .nil, snapshot: .nil, restore: .nil, setQuiet: .nil,
                                         startGame: .nil, botMoves: .nil)
@@ -20,7 +23,7 @@ extension Game {
     func installLibraries() throws -> RuntimeAPI {
         // The simulation loop's plumbing is free; every other host call is charged.
         let plumbing: Set<String> = ["take_turn", "adopt", "first_turn", "begin_step", "is_over"]
-        let hostTable = lua.makeTable(fields: (gameFunctions() + diceFunctions()).map {
+        let hostTable = lua.makeTable(fields: (guardedAgainstFastSimulation(gameFunctions()) + diceFunctions()).map {
             ($0.0, lua.function(cost: plumbing.contains($0.0) ? 0 : LuaState.hostCallCost, $0.1))
         }
                                       + [("turn_pass_limit", .integer(Int64(Self.turnPassLimit))), ("raw_next", lua.rawNext)])
@@ -35,11 +38,28 @@ extension Game {
         lua.set(led, "ALL", .integer(63))
         try installDeviceLibraries()
         let (snapshot, restore) = lua.snapshotFunctions()
-        return RuntimeAPI(newGame: lua.get(exports, "new_game"),
-                          rollInput: lua.get(exports, "roll_input"), rollInputKept: lua.get(exports, "roll_input_kept"),
-                          snapshot: snapshot, restore: restore,
-                          setQuiet: lua.get(exports, "set_quiet"),
-                          startGame: lua.get(exports, "start_game"), botMoves: lua.get(exports, "bot_moves"))
+        var api = RuntimeAPI(newGame: lua.get(exports, "new_game"),
+                             rollInput: lua.get(exports, "roll_input"), rollInputKept: lua.get(exports, "roll_input_kept"),
+                             snapshot: snapshot, restore: restore,
+                             setQuiet: lua.get(exports, "set_quiet"),
+                             startGame: lua.get(exports, "start_game"), botMoves: lua.get(exports, "bot_moves"))
+        api.exports = .table(exports)
+        api.led = .table(led)
+        return api
+    }
+
+    /// While a fast simulation plays, the host's game functions are not the game's: one a
+    /// script kept from elsewhere and calls then stops the fast game, which the host then
+    /// plays move by move (see FastSimulationDriver).
+    func guardedAgainstFastSimulation(_ functions: [(String, LuaFunctionBody)]) -> [(String, LuaFunctionBody)] {
+        functions.map { name, body in
+            (name, { [unowned self] call in
+                if fastSimulation?.isPlaying == true {
+                    throw LuaCall.Failure.message("dicehost-simulation: \(name) is played move by move")
+                }
+                return try body(call)
+            })
+        }
     }
 
     /// Runs the script and finds the rule table it returns.

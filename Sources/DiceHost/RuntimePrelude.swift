@@ -6,12 +6,15 @@ enum RuntimePrelude {
     static let chunkName = "dicehost-runtime"
     static let source = #"""
     local host = ...
-    local format, concat, select, type, tostring, next, setmetatable, rawget, random, integer_type =
-      string.format, table.concat, select, type, tostring, next, setmetatable, rawget, math.random, math.type
+    local format, concat, select, type, tostring, next, setmetatable, getmetatable, rawget, rawset, random, integer_type =
+      string.format, table.concat, select, type, tostring, next, setmetatable, getmetatable, rawget, rawset, math.random, math.type
     -- Whole-table copies use Lua's own next: the order cannot show in a copy, and the
     -- sandbox's ordered next sorts the keys each time.
     local raw_next = host.raw_next
     local quiet = false
+    -- While a fast simulation plays (FastSimulationDriver): its own versions of the host
+    -- calls that keep game state (timers), so no step crosses into the host.
+    local sim = nil
 
     local render_data -- g:emit's table form, defined below
     -- g: the game, passed to every hook. Data lives in its fields; methods here.
@@ -66,10 +69,19 @@ enum RuntimePrelude {
     -- Timers: handles with :cancel().
     local Timer = {}
     Timer.__index = Timer
-    function Timer:cancel() host.cancel(self.id) end
+    function Timer:cancel()
+      if sim then return sim.cancel(self.id) end
+      host.cancel(self.id)
+    end
     local timer = {
-      after = function(ms, fn) return setmetatable({id = host.after(ms, fn, false)}, Timer) end,
-      every = function(ms, fn) return setmetatable({id = host.after(ms, fn, true)}, Timer) end,
+      after = function(ms, fn)
+        if sim then return setmetatable({id = sim.after(ms, fn, false)}, Timer) end
+        return setmetatable({id = host.after(ms, fn, false)}, Timer)
+      end,
+      every = function(ms, fn)
+        if sim then return setmetatable({id = sim.after(ms, fn, true)}, Timer) end
+        return setmetatable({id = host.after(ms, fn, true)}, Timer)
+      end,
     }
 
     -- Cards: a 52-card deck, shuffled by the game's generator.
@@ -141,9 +153,42 @@ enum RuntimePrelude {
       return host.declare(variant)
     end
 
-    -- A roll reaches the rules: build it, run the hook, keep it as the player's last.
+    -- Roll tables are reused: each player has two, and a roll goes into the one that is
+    -- not the player's last roll (which stays its `previous`), emptied first. So a
+    -- hook may read a roll, change it, and see it again as the next roll's previous, but
+    -- a roll it keeps elsewhere is overwritten two rolls later: scripts keep numbers, not
+    -- rolls. (A simulation makes no table per roll this way; FastSimulationDriver and
+    -- CLuaSupport/simulation.c do the same.)
+    local spare_rolls = setmetatable({}, {__mode = "k"})
+    local function fill_roll(r, into, values, total, flag, previous)
+      if getmetatable(r) ~= nil and getmetatable(r) ~= Roll then error("a roll table's metatable was changed", 0) end
+      for k in raw_next, r do rawset(r, k, nil) end
+      for k in raw_next, into do rawset(into, k, nil) end
+      for i = 1, #values do rawset(into, i, values[i]) end
+      local doubles = #values > 1
+      for i = 2, #values do if values[i] ~= values[1] then doubles = false end end
+      rawset(r, "values", into)
+      rawset(r, "value", values[1])
+      rawset(r, "total", total)
+      rawset(r, "flag", flag)
+      rawset(r, "ok", flag == "ok")
+      rawset(r, "doubles", doubles)
+      rawset(r, "previous", previous)
+      setmetatable(r, Roll)
+    end
+
+    -- A roll reaches the rules: fill it in, run the hook, keep it as the player's last.
     local function deliver_roll(hook, g, p, values, total, flag)
-      local r = make_roll(values, total, flag, rawget(p, "last_roll"))
+      local previous = rawget(p, "last_roll")
+      local pair = spare_rolls[p]
+      if pair == nil then
+        pair = {{}, {}, {}, {}}
+        spare_rolls[p] = pair
+      end
+      local k = 1
+      if pair[1] == previous then k = 2 end
+      local r = pair[k]
+      fill_roll(r, pair[k + 2], values, total, flag, previous)
       hook(g, p, r)
       if r.ok then r.previous = nil; p.last_roll = r end
     end
@@ -241,11 +286,15 @@ enum RuntimePrelude {
     end
 
     local function set_quiet(q) quiet = q end
+    local function set_sim(s) sim = s end
 
     return {
       rules = rules, timer = timer, cards = cards, dice = dice,
       new_game = new_game, make_roll = make_roll, roll_input = roll_input, roll_input_kept = roll_input_kept, start_game = start_game, bot_moves = bot_moves,
       set_quiet = set_quiet,
+      -- for the fast simulation driver
+      set_sim = set_sim, G = G, Roll = Roll, Timer = Timer, dice_values = host.dice_values, raw_next = raw_next,
+      fill_roll = function(r, into, values, total, previous) fill_roll(r, into, values, total, "ok", previous) end,
     }
     """#
 }

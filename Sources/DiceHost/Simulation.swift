@@ -24,9 +24,11 @@ public enum Simulation {
         /// Moves after which a game that has not ended is counted as unfinished.
         public var moveLimit = 10_000
         public var limits = LuaLimits.default
-        /// Plays plain rolls inside Lua with no instruction budget, under a watchdog; a game
-        /// that fails or stalls that way is played again move by move, so the result is
-        /// the same as with `false` (the move-by-move reference), only faster.
+        /// Plays whole games inside Lua (`FastSimulation`: a block of games per call, no
+        /// count hook, under a watchdog, each game held to the budget by its charges and
+        /// its time); a game that fails, stalls or may have passed the budget that way is
+        /// played again move by move, so the result is the same as with `false` (the
+        /// move-by-move reference), only faster.
         public var playsInLua = true
         /// Called with each game as it ends, on the worker thread that played it (for
         /// `sim --csv`); nil costs nothing.
@@ -130,10 +132,23 @@ public enum Simulation {
                 }
                 game.recordsEvents = false
                 game.transactional = false
-                watchdog?.watch(game.lua)
+                var fast: FastSimulation?
+                if let watchdog {
+                    watchdog.watch(game.lua)
+                    game.lua.useGenerationalCollector()
+                    do { fast = try FastSimulation.load(into: game, seed: plan.seed, moveLimit: plan.moveLimit) } catch {
+                        shared.fail(with: error)
+                        return
+                    }
+                }
                 while let number = shared.nextBlock() {
                     let block = block(number, of: range)
                     var result = SimulationResult(study: study, ranges: [[block.lowerBound, block.upperBound]])
+                    if let fast {
+                        fast.play(block, of: plan, into: &result)
+                        shared.finish(number, result, unreported: block.count)
+                        continue
+                    }
                     var unreported = 0
                     for index in block {
                         let errors = result.errors
@@ -173,39 +188,47 @@ public enum Simulation {
         for _ in 0..<moveLimit where !game.isOver { try game.playBotMove() }
     }
 
-    /// Plays game `index` to its end (or the move limit) and counts it.
-    static func play(_ index: Int, of plan: Plan, in game: Game, into result: inout SimulationResult) {
+    /// How one game ended, played move by move.
+    enum ReferenceOutcome {
+        /// The seat that won (1-based), or nil for a draw; rolls, turns, metrics in order.
+        case finished(seat: Int?, rolls: Int, turns: Int, metrics: [(String, Double)])
+        case unfinished
+        case failed(SimulationResult.Failure)
+    }
+
+    /// Plays game `index` of the plan move by move under the budget, in `game`'s state:
+    /// the reference every way of simulating must agree with.
+    static func playReference(_ index: Int, of plan: Plan, in game: Game) -> ReferenceOutcome {
         let seed = gameSeed(plan.seed, index: index)
-        result.games += 1
         do {
-            if plan.playsInLua {
-                do {
-                    try game.startNewGame(seed: seed)
-                    _ = try game.playBotMoves(limit: plan.moveLimit)
-                } catch {
-                    // Failed, or stopped by the watchdog: the game is decided move by move
-                    // under the instruction budget, as `dicehost play --auto` plays it.
-                    try playMoveByMove(seed: seed, in: game, moveLimit: plan.moveLimit)
-                }
-            } else {
-                try playMoveByMove(seed: seed, in: game, moveLimit: plan.moveLimit)
-            }
-            if !game.isOver { result.unfinished += 1; return }
+            try playMoveByMove(seed: seed, in: game, moveLimit: plan.moveLimit)
         } catch {
+            return .failed(.init(index: index, seed: seed, message: "\(error)"))
+        }
+        guard game.isOver else { return .unfinished }
+        var seat: Int?
+        if case .win(let name)? = game.outcome, let index = game.playerNames.firstIndex(of: name) { seat = index + 1 }
+        return .finished(seat: seat, rolls: game.rollCount, turns: game.turnCount, metrics: game.metrics)
+    }
+
+    /// Plays game `index` to its end (or the move limit) move by move and counts it.
+    static func play(_ index: Int, of plan: Plan, in game: Game, into result: inout SimulationResult) {
+        result.games += 1
+        switch playReference(index, of: plan, in: game) {
+        case .failed(let failure):
             result.errors += 1
-            if result.firstError == nil { result.firstError = .init(index: index, seed: seed, message: "\(error)") }
-            return
-        }
-        switch game.outcome {
-        case .win(let name)?: if let seat = game.playerNames.firstIndex(of: name) { result.wins[seat] += 1 }
-        case .draw?, .loss?, nil: result.draws += 1  // a lone player's loss: no win (reported as "losses or draws")
-        }
-        result.rolls.add(game.rollCount)
-        result.turns.add(game.turnCount)
-        var seen = Set<String>()
-        for (name, value) in game.metrics {
-            result.metrics[name, default: MetricTally()].add(value)
-            if seen.insert(name).inserted { result.metrics[name]?.games += 1 }
+            if result.firstError == nil { result.firstError = failure }
+        case .unfinished:
+            result.unfinished += 1
+        case .finished(let seat, let rolls, let turns, let metrics):
+            if let seat { result.wins[seat - 1] += 1 } else { result.draws += 1 }
+            result.rolls.add(rolls)
+            result.turns.add(turns)
+            var seen = Set<String>()
+            for (name, value) in metrics {
+                result.metrics[name, default: MetricTally()].add(value)
+                if seen.insert(name).inserted { result.metrics[name]?.games += 1 }
+            }
         }
     }
 }

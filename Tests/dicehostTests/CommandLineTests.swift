@@ -44,7 +44,7 @@ func writeTemporary(_ text: String, name: String = "script.lua") throws -> Strin
     @Test func aScriptThatLoadsExitsZeroAndDescribesIt() throws {
         let result = try runDicehost(["check", "examples/rules/pig.lua", "--set", "target=30"])
         #expect(result.status == 0, "\(result)")
-        #expect(result.stdout == "examples/rules/pig.lua: ok\nPig: 2-4 players, dice 1d6\nparams: target=30\nactions: hold\nhooks: bot, roll, setup, turn\n"
+        #expect(result.stdout == "examples/rules/pig.lua: ok\nPig: 2-4 players, dice 1d6\nparams: hold=10, target=30\nactions: hold\nhooks: bot, roll, setup, turn\n"
                 + "odds: analysable as far as checked (200 positions; there are more): try `dicehost odds`, or `dicehost sim`\n")
     }
 

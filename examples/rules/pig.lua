@@ -1,9 +1,15 @@
 -- Pig, with a twist: roll to add to your turn total, "hold" to bank it; a 1 loses
 -- the turn total. First to the target wins. Written from docs/scripting.md alone.
+-- The bot holds at a turn total of `hold` (reaching the target wins at once).
 local pig = rules {
   name = "Pig", players = {2, 4}, dice = "1d6",
-  params = { target = 20 },
+  params = { target = 20, hold = 10 },
 }
+
+-- LED animations, made once (a table built in every roll is work a simulation repeats
+-- millions of times).
+local LOST = {on = 100, cycle = 200, count = 2, priority = 1}
+local GAINED = {on = 100, cycle = 50, count = 3}
 
 function pig.setup(g)
   g.state.turn_total = 0
@@ -17,13 +23,13 @@ end
 
 function pig.roll(g, p, r)
   if r.value == 1 then
-    g:say("%s rolled %s and loses %d", p.name, tostring(r), g.state.turn_total)
-    led.blink(led.ALL, "red", {on = 100, cycle = 200, count = 2, priority = 1})
+    g:say("%s rolled %s and loses %d", p.name, r, g.state.turn_total)
+    led.blink(led.ALL, "red", LOST)
     g:next_turn()
     return
   end
   g.state.turn_total = g.state.turn_total + r.value
-  led.blink(led.face(r.value), "green", {on = 100, cycle = 50, count = 3})
+  led.blink(led.face(r.value), "green", GAINED)
   if p.score + g.state.turn_total >= g.params.target then
     p.score = p.score + g.state.turn_total
     g:win(p)
@@ -41,7 +47,7 @@ pig.actions = {
 }
 
 function pig.bot(g, p)
-  if g.state.turn_total >= 10 then return "hold" end
+  if g.state.turn_total >= g.params.hold then return "hold" end
   return "roll"
 end
 

@@ -167,6 +167,12 @@ void clua_push_pattern_function(lua_State *L, const char *which);
 /// Pushes snapshot(root) -> copies, metatables and restore(copies, metatables).
 void clua_push_snapshot_functions(lua_State *L);
 
+/* simulation.c: what a fast simulation's Lua driver needs per game and per roll */
+/// Pushes a table of begin_game, end_game, roll, reset and tally (see simulation.c).
+void clua_push_simulation_functions(lua_State *L);
+/// Switches the state's collector to generational mode (short-lived tables are cheap).
+void clua_use_generational_gc(lua_State *L);
+
 /* random.c: the host's generator, xoshiro256** seeded through splitmix64 */
 uint64_t clua_random_next(clua_context *c);
 void clua_random_seed(clua_context *c, uint64_t seed);

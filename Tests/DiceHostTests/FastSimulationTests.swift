@@ -1,0 +1,200 @@
+import DiceHost
+import Lua
+import Foundation
+import Testing
+
+/// A simulation plays each game inside Lua, in one call per block of games; game i must
+/// still be the game `dicehost play --seed <seed of game i> --auto` plays. These tests
+/// play every game of a study again as `play --auto` does (a fresh `Game`, every bot
+/// move an input of its own, with events, snapshots and undo points) and count it as a
+/// simulation counts: the two results must be equal in every field.
+@Suite struct FastSimulationTests {
+    @Test(arguments: [
+        ("rules/craps.lua", ["Ann"], [("rounds", "1")]),
+        ("rules/craps.lua", ["Ann", "Bob", "Cy"], [("rounds", "4"), ("ante", "25")]),
+        ("rules/race.lua", ["Ann", "Bob"], []),
+        ("rules/race.lua", ["Ann", "Bob", "Cy", "Dee"], [("target", "40")]),
+        ("rules/race-doubles.lua", ["Ann", "Bob"], []),
+        ("rules/race-doubles.lua", ["Ann", "Bob", "Cy"], [("dice", "2d6")]),
+        ("rules/snap.lua", ["Ann", "Bob"], []),
+        ("rules/snap.lua", ["Ann", "Bob", "Cy"], []),
+        ("examples/rules/pig.lua", ["Ann", "Bob"], []),
+        ("examples/rules/pig.lua", ["Ann", "Bob"], [("target", "100"), ("hold", "20")]),
+    ] as [(String, [String], [(String, String)])])
+    func everyGameIsTheGamePlayAutoPlays(rules: String, players: [String], params: [(String, String)]) throws {
+        for seed: UInt64 in [1, 4_000_000_007] {
+            try expectPlayAutoResult(rulesFile: rules, players: players, params: params, games: 50, seed: seed)
+        }
+    }
+
+    /// Scripts that take the host's other ways through a move: kept and exploding dice (the
+    /// host draws them), actions with and without arguments, a bot that returns nothing,
+    /// eliminations, timers set and cancelled, LED commands, metrics with fractions,
+    /// drawn games, and a hook that changes the roll table or keeps one.
+    @Test func everyWayThroughAMoveGivesThePlayAutoResult() throws {
+        let path = try temporaryRules("""
+            local r = rules { name = "Mixed", players = {2, 3}, dice = "3d6kh2", params = { target = 40 } }
+            local BLINK = {on = 100, cycle = 50, count = 2}
+            function r.setup(g) for _, p in ipairs(g.players) do p.score = 0 end end
+            function r.turn(g, p)
+              g.state.turn_rolls = 0
+              if g.state.clock then g.state.clock:cancel() end
+              g.state.clock = timer.after(5000, function(g) g:next_turn() end)
+              led.set(led.faces(1, 2), "blue")
+            end
+            function r.roll(g, p, roll)
+              roll.total = roll.total + 0  -- a hook may change the roll it is given
+              roll.note = "seen"
+              p.score = p.score + roll.total
+              g.state.turn_rolls = g.state.turn_rolls + 1
+              g:record("roll", roll.total / 2)  -- halves: sums stay exact whatever the order of adding
+              led.blink(led.face(roll.values[1]), "#00ff80", BLINK)
+              led.fade(led.ALL, "red", 200)
+              if roll.previous and roll.previous.note ~= "seen" then error("previous lost its note") end
+              if p.score >= g.params.target then g:win(p)
+              elseif p.score == 13 then g:draw()
+              elseif roll.doubles then g:next_turn(p) else g:next_turn() end
+            end
+            r.actions = {
+              bank = function(g, p, amount) p.score = p.score + (amount or 1); g:emit("bank", amount); g:next_turn() end,
+              knock = function(g, p) g:eliminate(p) end,
+            }
+            function r.bot(g, p)
+              local pick = math.random(10)
+              if pick == 1 then return {"roll", 6, 6, 1} end
+              if pick == 2 then return {"bank", 3} end
+              if pick == 3 then return "bank" end
+              if pick == 4 and #g.players == 3 and p.seat == 3 then return "knock" end
+              if pick == 5 then return nil end
+              return "roll"
+            end
+            return r
+            """)
+        try expectPlayAutoResult(rulesFile: path, players: ["Ann", "Bob", "Cy"], params: [], games: 120, seed: 5)
+        try expectPlayAutoResult(rulesFile: path, players: ["Ann", "Bob"], params: [("dice", "2d6!")], games: 120, seed: 6)
+    }
+
+    /// Rule errors, turn-passing loops and argument errors the fast path does not check
+    /// itself are found by the host when it plays the game again: same counts, same first
+    /// error, same message.
+    @Test func gamesThatFailFailAsInPlay() throws {
+        let path = try temporaryRules("""
+            local r = rules { name = "Faulty", players = {2, 2}, dice = "1d6" }
+            function r.roll(g, p, roll)
+              if roll.value == 6 and math.random(3) == 1 then led.blink(99, "red") end
+              if roll.value == 5 and math.random(3) == 1 then g:record("x", 0 / 0) end
+              if roll.value == 4 and math.random(5) == 1 then timer.after(-1, function() end) end
+              if roll.value == 3 and math.random(9) == 1 then g:next_turn({seat = 1}) end
+              if roll.value == 1 then g:win(p) else g:next_turn() end
+            end
+            return r
+            """)
+        let result = try expectPlayAutoResult(rulesFile: path, players: ["Ann", "Bob"], params: [], games: 150, seed: 8)
+        #expect(result.errors > 0 && result.errors < 150)
+    }
+
+    /// The same numbers for one thread or several, for games whose lengths vary a lot.
+    @Test(arguments: ["rules/race.lua", "rules/snap.lua", "examples/rules/pig.lua"])
+    func theNumbersDoNotDependOnTheThreads(rules: String) throws {
+        var plan = Simulation.Plan(rulesFile: rules, players: ["Ann", "Bob", "Cy"], games: 600, seed: 31)
+        var results: [SimulationResult] = []
+        for threads in [1, 2, 3] {
+            plan.threads = threads
+            results.append(withoutTime(try Simulation.run(plan)))
+        }
+        #expect(results[0] == results[1] && results[1] == results[2])
+        #expect(results[0].errors == 0)
+    }
+
+    /// A script that never returns, in a hook or in the bot, still ends: the game is a rule
+    /// error with the budget's message (the watchdog stops it, the host replays it under
+    /// the budget), and the other games are counted.
+    @Test(arguments: ["r.roll", "r.bot"])
+    func aScriptThatLoopsForeverEndsWithAnError(hook: String) throws {
+        let path = try temporaryRules("""
+            local r = rules { name = "Spin", players = {1, 1}, dice = "1d6" }
+            function r.roll(g, p, roll) if roll.value >= 5 then g:win(p) end end
+            function \(hook)(g, p, roll)
+              if g.state.n == nil then g.state.n = 0 end
+              g.state.n = g.state.n + 1
+              if g.state.n == 3 and math.random(4) == 1 then while true do end end
+              if roll and roll.value >= 5 then g:win(p) end
+            end
+            return r
+            """)
+        var plan = Simulation.Plan(rulesFile: path, games: 16, seed: 12)
+        plan.limits = LuaLimits(instructionBudget: 3_000_000)
+        plan.threads = 2
+        let result = try Simulation.run(plan)
+        #expect(result.errors > 0 && result.errors + result.wins[0] == 16)
+        #expect(result.firstError?.message.contains("instruction budget exceeded") == true, "\(result.firstError?.message ?? "")")
+    }
+
+    /// Roll tables are reused: a roll's previous is the player's last roll, as the hook
+    /// left it; a roll kept elsewhere is overwritten two rolls later (in play as in a sim).
+    @Test func rollTablesAreReusedTwoPerPlayer() throws {
+        let path = try temporaryRules("""
+            local r = rules { name = "Keep", players = {1, 1}, dice = "1d6" }
+            function r.roll(g, p, roll)
+              local n = (g.state.n or 0) + 1
+              g.state.n = n
+              if n == 1 then g.state.kept = roll end
+              if n == 2 then g:say("previous %d", roll.previous.value) end
+              if n == 3 then g:say("kept %s, same %s", tostring(g.state.kept.value), tostring(g.state.kept == roll)) end
+            end
+            return r
+            """)
+        let game = try Game(rulesFile: path, players: ["Ann"], seed: 1)
+        for value in [2, 3, 4] { try game.roll(values: [value]) }
+        let said = game.events.map(\.description).filter { $0.hasPrefix("say") }
+        #expect(said == ["say previous 2", "say kept 4, same true"])
+    }
+
+    /// Plays every game of the study as `dicehost play --seed … --auto` does and counts
+    /// it as a simulation does; expects the simulation's result to be the same.
+    @discardableResult
+    func expectPlayAutoResult(rulesFile: String, players: [String], params: [(String, String)], games: Int, seed: UInt64,
+                              sourceLocation: SourceLocation = #_sourceLocation) throws -> SimulationResult {
+        var plan = Simulation.Plan(rulesFile: rulesFile, players: players, games: games, seed: seed)
+        plan.params = params
+        plan.threads = 2
+        let simulated = withoutTime(try Simulation.run(plan))
+        var expected = SimulationResult(study: simulated.study, ranges: [[0, games]])
+        var firstError: (index: Int, seed: UInt64, message: String)?
+        for index in 0..<games {
+            let gameSeed = Simulation.gameSeed(seed, index: index)
+            expected.games += 1
+            let game = try Game(rulesFile: rulesFile, players: players, seed: gameSeed, params: params)
+            var failure: Error?
+            var moves = 0
+            while !game.isOver && moves < plan.moveLimit && failure == nil {
+                do { try game.playBotMove() } catch { failure = error }
+                moves += 1
+            }
+            if let failure {
+                expected.errors += 1
+                if firstError == nil { firstError = (index, gameSeed, "\(failure)") }
+                continue
+            }
+            guard game.isOver else { expected.unfinished += 1; continue }
+            switch game.outcome {
+            case .win(let name)?: expected.wins[players.firstIndex(of: name)!] += 1
+            default: expected.draws += 1
+            }
+            expected.rolls.add(game.rollCount)
+            expected.turns.add(game.turnCount)
+            var seen = Set<String>()
+            for (name, value) in game.metrics {
+                expected.metrics[name, default: MetricTally()].add(value)
+                if seen.insert(name).inserted { expected.metrics[name]?.games += 1 }
+            }
+        }
+        var withoutFirstError = simulated
+        withoutFirstError.firstError = nil
+        #expect(withoutFirstError == expected, "\(rulesFile) \(params) seed \(seed)", sourceLocation: sourceLocation)
+        #expect(simulated.firstError?.index == firstError?.index, sourceLocation: sourceLocation)
+        #expect(simulated.firstError?.seed == firstError?.seed, sourceLocation: sourceLocation)
+        #expect(simulated.firstError?.message == firstError?.message, sourceLocation: sourceLocation)
+        return simulated
+    }
+}
