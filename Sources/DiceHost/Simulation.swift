@@ -133,7 +133,9 @@ public enum Simulation {
                 game.recordsEvents = false
                 game.transactional = false
                 var fast: FastSimulation?
-                if let watchdog {
+                // The fast path reports blocks, not games: a study that wants each game
+                // (`sim --csv`) is played move by move.
+                if let watchdog, plan.gameFinished == nil {
                     watchdog.watch(game.lua)
                     game.lua.useGenerationalCollector()
                     do { fast = try FastSimulation.load(into: game, seed: plan.seed, moveLimit: plan.moveLimit) } catch {
