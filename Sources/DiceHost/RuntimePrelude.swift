@@ -232,7 +232,12 @@ enum RuntimePrelude {
     -- A fresh g: a player table per name (first to play), and a copy of the params.
     local function new_game(names, params)
       local players = {}
-      for i = 1, #names do players[i] = {name = names[i], seat = i, eliminated = false} end
+      for i = 1, #names do
+        players[i] = {name = names[i], seat = i, eliminated = false}
+        -- The player's roll tables, made now: made at a first roll instead, an undone
+        -- first roll would leave them made, and later tables would number differently.
+        spare_rolls[players[i]] = {{}, {}, {}, {}}
+      end
       local copy = {}
       for k, v in raw_next, params do copy[k] = v end
       return setmetatable({players = players, state = {}, params = copy, now = 0, current = players[1]}, G), players
