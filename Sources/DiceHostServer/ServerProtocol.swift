@@ -1,3 +1,4 @@
+import DiceHost
 import Foundation
 
 /// The JSON protocol `dicehost serve` speaks over WebSocket (docs/protocol.md): its

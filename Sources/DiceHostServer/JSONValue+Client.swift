@@ -1,22 +1,20 @@
+import DiceHost
 import Foundation
 
-/// A JSON value as a client sent it: numbers stay whole or not, `true` stays a boolean.
-enum JSONValue: Equatable, Decodable {
-    case null, bool(Bool), integer(Int64), number(Double), string(String), array([JSONValue]), object([String: JSONValue])
-
-    init(from decoder: Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() { self = .null }
-        else if let flag = try? container.decode(Bool.self) { self = .bool(flag) }
-        else if let n = try? container.decode(Int64.self) { self = .integer(n) }
-        else if let d = try? container.decode(Double.self) { self = d.isFinite && d == d.rounded() && abs(d) < 9.2e18 ? .integer(Int64(d)) : .number(d) }
-        else if let s = try? container.decode(String.self) { self = .string(s) }
-        else if let a = try? container.decode([JSONValue].self) { self = .array(a) }
-        else { self = .object(try container.decode([String: JSONValue].self)) }
+/// A client's messages are read into DiceHost's `JSONValue` (the replay log's), with a
+/// whole number sent as `3.0` read as the integer 3, as a client's JSON library may write it.
+extension JSONValue {
+    static func parse(_ text: String) throws -> JSONValue {
+        try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)).wholeNumbersAsIntegers
     }
 
-    static func parse(_ text: String) throws -> JSONValue {
-        try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+    private var wholeNumbersAsIntegers: JSONValue {
+        switch self {
+        case .number(let d) where d.isFinite && d == d.rounded() && abs(d) < 9.2e18: return .integer(Int64(d))
+        case .array(let items): return .array(items.map(\.wholeNumbersAsIntegers))
+        case .object(let fields): return .object(fields.mapValues(\.wholeNumbersAsIntegers))
+        default: return self
+        }
     }
 
     /// "a string", "a list", … for error messages.
@@ -25,6 +23,7 @@ enum JSONValue: Equatable, Decodable {
         case .null: return "null"
         case .bool: return "true/false"
         case .integer(let n): return "the number \(n)"
+        case .unsigned(let n): return "the number \(n)"
         case .number: return "a number"
         case .string: return "a string"
         case .array: return "a list"
