@@ -102,7 +102,10 @@ public struct GameEvent: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    static func quote(_ s: String) -> String {
+    /// `s` as a JSON string literal: quotes, backslashes and control characters escaped,
+    /// and U+2028/2029 and DEL too, so the text is also safe inside a script (the server's
+    /// messages and web page use this).
+    public static func quote(_ s: String) -> String {
         var out = "\""
         for scalar in s.unicodeScalars {
             switch scalar {
@@ -112,7 +115,11 @@ public struct GameEvent: Equatable, Sendable, CustomStringConvertible {
             case "\t": out += "\\t"
             case "\r": out += "\\r"
             default:
-                if scalar.value < 0x20 { out += String(format: "\\u%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
+                if scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029 || scalar.value == 0x7F {
+                    out += String(format: "\\u%04x", scalar.value)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
             }
         }
         return out + "\""

@@ -33,25 +33,6 @@ extension JSONValue {
 }
 
 extension String {
-    /// This text as a JSON string literal (quotes, backslashes and control characters escaped;
-    /// U+2028/2029 too, so the text is safe inside a script).
-    var jsonQuoted: String {
-        var out = "\""
-        for scalar in unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029 || scalar.value == 0x7F {
-                    out += String(format: "\\u%04x", scalar.value)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
+    /// This text as a JSON string literal (see `GameEvent.quote`).
+    var jsonQuoted: String { GameEvent.quote(self) }
 }
