@@ -18,9 +18,63 @@ int clua_format(lua_State *L);
 ** Guards
 ** ------------------------------------------------------------------------------- */
 
+// A watched table (a fast simulation's roll tables, see FastSimulationDriver.swift) has
+// a metatable with the raw field __dicehost_watch: a table in which writes that bypass
+// __newindex (rawset) mark it. Pushes that field's value if `index` is watched.
+static int clua_push_watch(lua_State *L, int index) {
+    if (lua_type(L, index) != LUA_TTABLE || !lua_getmetatable(L, index)) return 0;
+    lua_pushliteral(L, "__dicehost_watch");
+    if (lua_rawget(L, -2) == LUA_TTABLE) {
+        lua_remove(L, -2);
+        return 1;
+    }
+    lua_pop(L, 2);
+    return 0;
+}
+
+// rawset marks a watched table before it writes, so the simulation sees every field a
+// script adds to a roll, however it adds it.
+static int clua_rawset(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_checkany(L, 2);
+    luaL_checkany(L, 3);
+    lua_settop(L, 3);
+    if (clua_push_watch(L, 1)) {
+        lua_pushvalue(L, 1);
+        lua_pushboolean(L, 1);
+        lua_rawset(L, -3);
+        lua_settop(L, 3);
+    }
+    lua_rawset(L, 1);
+    return 1;
+}
+
+// getmetatable of a watched table answers what play would: the metatable's raw field
+// __dicehost_shows (Roll for a roll, nothing for its values).
+static int clua_getmetatable(lua_State *L) {
+    luaL_checkany(L, 1);
+    lua_settop(L, 1);
+    if (lua_type(L, 1) == LUA_TTABLE && lua_getmetatable(L, 1)) {
+        lua_pushliteral(L, "__dicehost_watch");
+        if (lua_rawget(L, -2) != LUA_TNIL) {
+            lua_pushliteral(L, "__dicehost_shows");
+            lua_rawget(L, -3);
+            return 1;
+        }
+        lua_settop(L, 1);
+    }
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, 1, 1);
+    return 1;
+}
+
 // Finalizers would run at unpredictable GC times and outside any budget, so a
-// metatable with __gc is refused.
+// metatable with __gc is refused. A watched table keeps its metatable (the simulation
+// then leaves the game to the host, where the same call succeeds).
 static int clua_setmetatable(lua_State *L) {
+    if (clua_push_watch(L, 1))
+        return luaL_error(L, "dicehost-simulation: a roll's metatable changes move by move");
     if (lua_type(L, 2) == LUA_TTABLE) {
         lua_pushliteral(L, "__gc");
         if (lua_rawget(L, 2) != LUA_TNIL)
@@ -293,6 +347,8 @@ void clua_wrap_top(lua_State *L, const char *which) {
         }
     }
     if (strcmp(which, "setmetatable") == 0) lua_pushcclosure(L, clua_setmetatable, 1);
+    else if (strcmp(which, "getmetatable") == 0) lua_pushcclosure(L, clua_getmetatable, 1);
+    else if (strcmp(which, "rawset") == 0) lua_pushcclosure(L, clua_rawset, 1);
     else if (strcmp(which, "xpcall") == 0) lua_pushcclosure(L, clua_xpcall, 1);
     else if (strcmp(which, "coroutine.create") == 0) lua_pushcclosure(L, clua_coroutine_create, 1);
     else if (strcmp(which, "coroutine.wrap") == 0) lua_pushcclosure(L, clua_coroutine_wrap, 1);
@@ -306,7 +362,7 @@ void clua_wrap_top(lua_State *L, const char *which) {
 int clua_has_wrapper(const char *which) {
     for (int i = 0; clua_charged_functions[i].name != NULL; i++)
         if (strcmp(which, clua_charged_functions[i].name) == 0) return 1;
-    static const char *others[] = {"setmetatable", "xpcall", "coroutine.create", "coroutine.wrap",
+    static const char *others[] = {"setmetatable", "getmetatable", "rawset", "xpcall", "coroutine.create", "coroutine.wrap",
                                    "string.format", "tostring", "string.find", "string.match",
                                    "string.gmatch", "string.gsub", NULL};
     for (int i = 0; others[i] != NULL; i++) if (strcmp(which, others[i]) == 0) return 1;

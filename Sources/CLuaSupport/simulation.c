@@ -1,10 +1,12 @@
 // Why this file: a simulation plays whole games inside one Lua call (the driver in
 // FastSimulationDriver.swift), and the little it needs per game and per roll is C: seeding
 // the game's generator as the host seeds it, holding each game against the input budget
-// (its charges, and its time as an upper bound on its instructions), drawing dice from
-// the game's generator into a fresh values table, and emptying the tables a worker
-// reuses from game to game. Argument errors raise, which only C may do.
+// (its charges, and its time as an upper bound on its instructions), drawing a die from
+// the game's generator, raw writes the sandbox no longer offers (its rawset and
+// setmetatable watch roll tables), emptying the tables a worker reuses from game to game,
+// and counting a block's log of games. Argument errors raise, which only C may do.
 #include "CLuaSupport.h"
+#include <ctype.h>
 
 /// The seed of game `index` of a study seeded `seed` (splitmix64 of both): the same
 /// function as Simulation.gameSeed in Swift.
@@ -24,33 +26,12 @@ static int64_t clua_thread_cpu_ns(void) {
     return (int64_t)t.tv_sec * 1000000000 + (int64_t)t.tv_nsec;
 }
 
-/// begin_game(study_seed, index) -> started: seeds the generator for game `index`, gives
-/// the game a fresh budget, shows a watchdog progress, and returns the thread's CPU
-/// clock for end_game.
-static int clua_sim_begin_game(lua_State *L) {
-    clua_context *c = clua_ctx(L);
-    uint64_t seed = (uint64_t)luaL_checkinteger(L, 1);
-    lua_Integer index = luaL_checkinteger(L, 2);
-    clua_random_seed(c, clua_game_seed(seed, index));
-    if (c->budget_armed && !c->budget_tripped) c->budget_remaining = c->budget_total;
-    __atomic_fetch_add(&c->progress, 1, __ATOMIC_RELAXED);
-    c->step_started_ns = clua_now_ns();
-    lua_pushinteger(L, clua_thread_cpu_ns());
-    return 1;
-}
-
-/// end_game(started, charged) -> whether the game certainly kept every input within the
-/// budget. `charged` is what the driver's own host calls cost (they do not reach C). A
-/// game's charges and, without the count hook, its CPU time at the fastest rate any machine runs
-/// (CLUA_FASTEST_INSTRUCTIONS_PER_NS) bound what any one of its inputs spent; with the
-/// slack for the host's own wrappers (CLUA_STEP_SLACK) that bound must fit one input's
-/// budget. A game for which it does not is played again move by move under the budget.
-static int clua_sim_end_game(lua_State *L) {
-    clua_context *c = clua_ctx(L);
-    lua_Integer started = luaL_checkinteger(L, 1);
-    lua_Integer charged = luaL_checkinteger(L, 2);
-    int64_t cpu = clua_thread_cpu_ns();
-    uint64_t now = clua_now_ns();
+/* The budget check of a game that started at `started` (the thread's CPU clock) and
+   whose host calls the driver charged `charged`. A game's charges and, without the count
+   hook, its CPU time at the fastest rate any machine runs (CLUA_FASTEST_INSTRUCTIONS_PER_NS)
+   bound what any one of its inputs spent; with the slack for the host's own wrappers
+   (CLUA_STEP_SLACK) that bound must fit one input's budget. */
+static int clua_sim_within_budget(clua_context *c, lua_Integer started, lua_Integer charged, int64_t cpu) {
     int ok = !c->budget_tripped && !c->interrupt_requested && charged >= 0 && started >= 0 && cpu >= started;
     if (ok && c->budget_armed) {
         int64_t used = c->budget_total - c->budget_remaining;
@@ -60,15 +41,60 @@ static int clua_sim_end_game(lua_State *L) {
         if (spent > ((int64_t)1 << 50) || charged > ((int64_t)1 << 60) || used < 0) ok = 0;
         else ok = elapsed + used + (int64_t)charged + CLUA_STEP_SLACK <= c->budget_total;
     }
+    return ok;
+}
+
+/// next_game(started, charged, study_seed, index) -> ok, started: ends the game that
+/// started at `started` (-1: none) - ok says whether it certainly kept every input within
+/// the budget; a game for which it does not is played again move by move under the
+/// budget - and begins game `index`: seeds the generator for it, gives it a fresh budget,
+/// shows a watchdog progress, and returns the thread's CPU clock. One call between two
+/// games, so one clock read.
+static int clua_sim_next_game(lua_State *L) {
+    clua_context *c = clua_ctx(L);
+    lua_Integer started = luaL_checkinteger(L, 1);
+    lua_Integer charged = luaL_checkinteger(L, 2);
+    uint64_t seed = (uint64_t)luaL_checkinteger(L, 3);
+    lua_Integer index = luaL_checkinteger(L, 4);
+    int64_t cpu = clua_thread_cpu_ns();
+    int ok = started == -1 || clua_sim_within_budget(c, started, charged, cpu);
+    clua_random_seed(c, clua_game_seed(seed, index));
+    if (c->budget_armed && !c->budget_tripped) c->budget_remaining = c->budget_total;
     __atomic_fetch_add(&c->progress, 1, __ATOMIC_RELAXED);
-    c->step_started_ns = now;
+    c->step_started_ns = clua_now_ns();
     lua_pushboolean(L, ok);
+    lua_pushinteger(L, cpu);   /* the next game starts now: a bound from here is safe */
+    return 2;
+}
+
+/// random(sides) -> a die of `sides` faces from the game's generator, drawn as the host
+/// draws one (and as the sandbox's math.random(sides) does).
+static int clua_sim_random(lua_State *L) {
+    lua_Integer sides = luaL_checkinteger(L, 1);
+    luaL_argcheck(L, sides >= 1, 1, "sides must be at least 1");
+    lua_pushinteger(L, (lua_Integer)clua_random_below_or_equal(clua_ctx(L), (uint64_t)(sides - 1)) + 1);
     return 1;
 }
 
-/* The fields of a roll table, in the order the prelude's make_roll writes them. */
-static const char *const clua_roll_fields[] = {"values", "value", "total", "flag", "ok", "doubles", "previous"};
-enum { ROLL_FIELDS = 7, ROLL_OK_STRING = ROLL_FIELDS + 1 };
+/// rawset(t, k, v): the plain raw write (the sandbox's rawset also marks watched tables).
+static int clua_sim_rawset(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_checkany(L, 2);
+    luaL_checkany(L, 3);
+    lua_settop(L, 3);
+    lua_rawset(L, 1);
+    return 0;
+}
+
+/// setmetatable(t, mt): the plain one (the sandbox's refuses watched tables).
+static int clua_sim_setmetatable(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    int kind = lua_type(L, 2);
+    luaL_argexpected(L, kind == LUA_TNIL || kind == LUA_TTABLE, 2, "nil or table");
+    lua_settop(L, 2);
+    lua_setmetatable(L, 1);
+    return 0;
+}
 
 static void clua_empty(lua_State *L, int table) {
     lua_pushnil(L);
@@ -80,74 +106,6 @@ static void clua_empty(lua_State *L, int table) {
     }
 }
 
-/// roll(r, values, count, sides, modifier, previous, Roll) -> r: a roll of `count` dice of
-/// `sides` faces from the game's generator (one die after another, as the host draws
-/// them) written into the reused roll table r and its values table, both emptied first
-/// (whatever a hook added to them is gone), as the prelude's make_roll makes a fresh one:
-/// values, value, total (with the modifier), flag "ok", ok, doubles, previous, and the
-/// Roll metatable. The field names are the closure's upvalues (no string lookups).
-static int clua_sim_roll(lua_State *L) {
-    clua_context *c = clua_ctx(L);
-    luaL_checktype(L, 1, LUA_TTABLE);
-    luaL_checktype(L, 2, LUA_TTABLE);
-    lua_Integer count = luaL_checkinteger(L, 3);
-    lua_Integer sides = luaL_checkinteger(L, 4);
-    lua_Integer modifier = luaL_checkinteger(L, 5);
-    luaL_checktype(L, 7, LUA_TTABLE);
-    luaL_argcheck(L, count >= 1 && count <= 1000, 3, "count must be 1..1000");
-    luaL_argcheck(L, sides >= 1 && sides <= ((lua_Integer)1 << 40), 4, "sides must be 1..2^40");
-    lua_settop(L, 7);
-    if (lua_getmetatable(L, 1)) {
-        if (!lua_rawequal(L, -1, 7)) luaL_error(L, "a roll table's metatable was changed");
-        lua_pop(L, 1);
-    }
-    /* Emptied only when a hook added a field (the usual roll holds only its own). */
-    int extra = 0;
-    lua_pushnil(L);
-    while (!extra && lua_next(L, 1)) {
-        lua_pop(L, 1);
-        int own = 0;
-        for (int i = 1; i <= ROLL_FIELDS && !own; i++) own = lua_rawequal(L, -1, lua_upvalueindex(i));
-        extra = !own;
-    }
-    lua_settop(L, 7);
-    if (extra) clua_empty(L, 1);
-    /* previous is written below only when there is one: an old one must not stay. */
-    lua_pushvalue(L, lua_upvalueindex(7)); lua_pushnil(L); lua_rawset(L, 1);
-    /* The values table keeps only the dice 1..count written below. */
-    extra = 0;
-    lua_pushnil(L);
-    while (!extra && lua_next(L, 2)) {
-        lua_pop(L, 1);
-        int isnum = 0;
-        lua_Integer key = lua_tointegerx(L, -1, &isnum);
-        extra = !(isnum && lua_type(L, -1) == LUA_TNUMBER && key >= 1 && key <= count);
-    }
-    lua_settop(L, 7);
-    if (extra) clua_empty(L, 2);
-    lua_Integer total = modifier, first = 0;
-    int doubles = count > 1;
-    for (lua_Integer i = 1; i <= count; i++) {
-        lua_Integer v = (lua_Integer)clua_random_below_or_equal(c, (uint64_t)(sides - 1)) + 1;
-        lua_pushinteger(L, v);
-        lua_rawseti(L, 2, i);
-        total += v;
-        if (i == 1) first = v;
-        else if (v != first) doubles = 0;
-    }
-    lua_pushvalue(L, lua_upvalueindex(1)); lua_pushvalue(L, 2); lua_rawset(L, 1);
-    lua_pushvalue(L, lua_upvalueindex(2)); lua_pushinteger(L, first); lua_rawset(L, 1);
-    lua_pushvalue(L, lua_upvalueindex(3)); lua_pushinteger(L, total); lua_rawset(L, 1);
-    lua_pushvalue(L, lua_upvalueindex(4)); lua_pushvalue(L, lua_upvalueindex(ROLL_OK_STRING)); lua_rawset(L, 1);
-    lua_pushvalue(L, lua_upvalueindex(5)); lua_pushboolean(L, 1); lua_rawset(L, 1);
-    lua_pushvalue(L, lua_upvalueindex(6)); lua_pushboolean(L, doubles); lua_rawset(L, 1);
-    if (!lua_isnil(L, 6)) { lua_pushvalue(L, lua_upvalueindex(7)); lua_pushvalue(L, 6); lua_rawset(L, 1); }
-    lua_pushvalue(L, 7);
-    lua_setmetatable(L, 1);
-    lua_settop(L, 1);
-    return 1;
-}
-
 /// reset(t): empties a table the driver reuses (every key, and its metatable), keeping
 /// the room it has. Raw access: no metamethod runs.
 static int clua_sim_reset(lua_State *L) {
@@ -156,6 +114,178 @@ static int clua_sim_reset(lua_State *L) {
     clua_empty(L, 1);
     lua_pushnil(L);
     lua_setmetatable(L, 1);
+    return 0;
+}
+
+/* ---------------------------------------------------------------------------------
+** LED commands and text while a simulation plays: nothing is shown, so a call only
+** charges the budget what the host charges and checks its arguments as far as the
+** host would refuse them (more strictly is safe: a refused call sends the game to the
+** host, which plays it move by move). In C because a script makes them in every roll:
+** a few C API reads cost less than the same checks run by the Lua VM.
+** Upvalues: 1 the named colours (a set), 2 the cost of a host call, 3 the longest LED
+** time in ms, 4 the most blinks, 5 the highest priority.
+** ------------------------------------------------------------------------------- */
+
+__attribute__((noreturn)) static void clua_sim_fallback(lua_State *L) {
+    lua_pushliteral(L, "dicehost-simulation: this game is played move by move");
+    lua_error(L);
+    __builtin_unreachable();
+}
+
+static void clua_sim_charge(lua_State *L) {
+    clua_charge_or_raise(L, lua_tointeger(L, lua_upvalueindex(2)));
+}
+
+/* A whole number in low..high at `index` (an integer, or a float with an integer value). */
+static lua_Integer clua_sim_whole(lua_State *L, int index, lua_Integer low, lua_Integer high) {
+    int isnum = 0;
+    lua_Integer v = lua_type(L, index) == LUA_TNUMBER ? lua_tointegerx(L, index, &isnum) : 0;
+    if (!isnum || v < low || v > high) clua_sim_fallback(L);
+    return v;
+}
+
+static lua_Integer clua_sim_face(lua_State *L, int index) {
+    return (lua_Integer)1 << (clua_sim_whole(L, index, 1, 6) - 1);
+}
+
+static void clua_sim_colour(lua_State *L, int index) {
+    if (lua_type(L, index) != LUA_TSTRING) clua_sim_fallback(L);
+    lua_pushvalue(L, index);
+    int named = lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL;
+    lua_pop(L, 1);
+    if (named) return;
+    size_t length = 0;
+    const char *text = lua_tolstring(L, index, &length);
+    if (length != 7 || text[0] != '#') clua_sim_fallback(L);
+    for (int i = 1; i < 7; i++) if (!isxdigit((unsigned char)text[i])) clua_sim_fallback(L);
+}
+
+/* An option of an LED command's table (plain indexing, as a script's table is read). */
+static void clua_sim_option(lua_State *L, int options, const char *key, lua_Integer low, lua_Integer high) {
+    if (lua_getfield(L, options, key) != LUA_TNIL) clua_sim_whole(L, -1, low, high);
+    lua_pop(L, 1);
+}
+
+static int clua_sim_led_face(lua_State *L) {
+    clua_sim_charge(L);
+    lua_pushinteger(L, clua_sim_face(L, 1));
+    return 1;
+}
+
+static int clua_sim_led_faces(lua_State *L) {
+    clua_sim_charge(L);
+    int k = lua_gettop(L);
+    if (k == 0) clua_sim_fallback(L);
+    lua_Integer mask = 0;
+    for (int i = 1; i <= k; i++) mask |= clua_sim_face(L, i);
+    lua_pushinteger(L, mask);
+    return 1;
+}
+
+static int clua_sim_led_set(lua_State *L) {
+    clua_sim_charge(L);
+    clua_sim_whole(L, 1, 0, 63);
+    clua_sim_colour(L, 2);
+    return 0;
+}
+
+static int clua_sim_led_off(lua_State *L) {
+    clua_sim_charge(L);
+    if (!lua_isnoneornil(L, 1)) clua_sim_whole(L, 1, 0, 63);
+    return 0;
+}
+
+static int clua_sim_led_blink(lua_State *L) {
+    clua_sim_charge(L);
+    clua_sim_whole(L, 1, 0, 63);
+    clua_sim_colour(L, 2);
+    int kind = lua_type(L, 3);
+    if (kind == LUA_TNONE || kind == LUA_TNIL) return 0;
+    if (kind != LUA_TTABLE) clua_sim_fallback(L);
+    lua_Integer most_ms = lua_tointeger(L, lua_upvalueindex(3));
+    clua_sim_option(L, 3, "on", 0, most_ms);
+    clua_sim_option(L, 3, "cycle", 0, most_ms);
+    clua_sim_option(L, 3, "count", 1, lua_tointeger(L, lua_upvalueindex(4)));
+    clua_sim_option(L, 3, "priority", 0, lua_tointeger(L, lua_upvalueindex(5)));
+    return 0;
+}
+
+static int clua_sim_led_fade(lua_State *L) {
+    clua_sim_charge(L);
+    clua_sim_whole(L, 1, 0, 63);
+    clua_sim_colour(L, 2);
+    lua_Integer most_ms = lua_tointeger(L, lua_upvalueindex(3));
+    int kind = lua_type(L, 3);
+    if (kind == LUA_TTABLE) clua_sim_option(L, 3, "ms", 0, most_ms);
+    else if (kind != LUA_TNONE && kind != LUA_TNIL) clua_sim_whole(L, 3, 0, most_ms);
+    return 0;
+}
+
+/* g:say(...): text nobody reads in a simulation; charged as the host charges it. */
+static int clua_sim_say(lua_State *L) {
+    clua_sim_charge(L);
+    return 0;
+}
+
+/// led_functions(colours, host_call, led_ms, blink_count, led_priority) -> the LED
+/// functions (face, faces, set, off, blink, fade) and `say`, for a simulation.
+static int clua_sim_led_functions(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    for (int i = 2; i <= 5; i++) luaL_checkinteger(L, i);
+    lua_settop(L, 5);
+    static const luaL_Reg functions[] = {
+        {"face", clua_sim_led_face}, {"faces", clua_sim_led_faces}, {"set", clua_sim_led_set},
+        {"off", clua_sim_led_off}, {"blink", clua_sim_led_blink}, {"fade", clua_sim_led_fade},
+        {"say", clua_sim_say}, {NULL, NULL},
+    };
+    lua_createtable(L, 0, 7);
+    lua_insert(L, 1);
+    luaL_setfuncs(L, functions, 5);
+    return 1;
+}
+
+/// new_game(g, state, params, template, players, seats, names, G): a fresh game in a
+/// worker's reused tables, as the host's new_game makes one: each table emptied (its
+/// metatable too), seat i's player {name = names[i], seat = i, eliminated = false} in
+/// players[i], params a copy of the template, g = {players, state, params, now = 0,
+/// current = seats[1]} with metatable G. Raw writes: no metamethod runs.
+static int clua_sim_new_game(lua_State *L) {
+    for (int i = 1; i <= 8; i++) luaL_checktype(L, i, LUA_TTABLE);
+    lua_settop(L, 8);
+    luaL_checkstack(L, 8, "new_game");
+    enum { G = 1, STATE, PARAMS, TEMPLATE, PLAYERS, SEATS, NAMES, META };
+    int tables[] = {PLAYERS, PARAMS, STATE, G};
+    for (int i = 0; i < 4; i++) {
+        clua_empty(L, tables[i]);
+        lua_pushnil(L);
+        lua_setmetatable(L, tables[i]);
+    }
+    lua_Integer n = (lua_Integer)lua_rawlen(L, SEATS);
+    for (lua_Integer i = 1; i <= n; i++) {
+        if (lua_rawgeti(L, SEATS, i) != LUA_TTABLE) luaL_error(L, "new_game: seat %I has no table", i);
+        int p = lua_gettop(L);
+        clua_empty(L, p);
+        lua_pushnil(L);
+        lua_setmetatable(L, p);
+        lua_pushliteral(L, "name"); lua_rawgeti(L, NAMES, i); lua_rawset(L, p);
+        lua_pushliteral(L, "seat"); lua_pushinteger(L, i); lua_rawset(L, p);
+        lua_pushliteral(L, "eliminated"); lua_pushboolean(L, 0); lua_rawset(L, p);
+        lua_rawseti(L, PLAYERS, i);             /* pops p */
+    }
+    lua_pushnil(L);
+    while (lua_next(L, TEMPLATE)) {
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_rawset(L, PARAMS);
+    }
+    lua_pushliteral(L, "players"); lua_pushvalue(L, PLAYERS); lua_rawset(L, G);
+    lua_pushliteral(L, "state"); lua_pushvalue(L, STATE); lua_rawset(L, G);
+    lua_pushliteral(L, "params"); lua_pushvalue(L, PARAMS); lua_rawset(L, G);
+    lua_pushliteral(L, "now"); lua_pushinteger(L, 0); lua_rawset(L, G);
+    lua_pushliteral(L, "current"); lua_rawgeti(L, SEATS, 1); lua_rawset(L, G);
+    lua_pushvalue(L, META);
+    lua_setmetatable(L, G);
     return 0;
 }
 
@@ -180,12 +310,103 @@ static void clua_raw_add(lua_State *L, int table, const char *key, lua_Integer a
     lua_rawset(L, table);
 }
 
+/* Where a result's tables are on the stack while games are counted into it. */
+typedef struct { int result, wins, rolls, turns, metrics; } clua_counts;
+
+/* Pushes result.wins, .rolls, .turns and .metrics (checked tables) above `result`. */
+static clua_counts clua_open_counts(lua_State *L, int result) {
+    luaL_checkstack(L, 16, "tally");
+    clua_counts k = {result, 0, 0, 0, 0};
+    lua_getfield(L, result, "wins");    k.wins = lua_gettop(L);
+    lua_getfield(L, result, "rolls");   k.rolls = lua_gettop(L);
+    lua_getfield(L, result, "turns");   k.turns = lua_gettop(L);
+    lua_getfield(L, result, "metrics"); k.metrics = lua_gettop(L);
+    for (int i = k.wins; i <= k.metrics; i++) luaL_checktype(L, i, LUA_TTABLE);
+    return k;
+}
+
+/* Counts game `index` into the counts - outcome: a seat that won, 0 a draw, -1
+   unfinished, -2 a rule error (counted by the host) - with its records names[i],
+   values[i] for i in first..last. All or nothing: whatever may allocate (new histogram
+   keys, new metrics, stack) happens before the first count changes, and no hook (a
+   watchdog's stop) runs inside C, so a game is never half counted. The metric sums add
+   in record order, as the host's tally does. */
+static void clua_count_game(lua_State *L, clua_counts k, lua_Integer outcome, lua_Integer rolls, lua_Integer turns,
+                            int names, int values, lua_Integer first, lua_Integer last, lua_Integer index) {
+    int top = lua_gettop(L);
+    int finished = outcome >= 0;
+    if (outcome > 0) {
+        lua_rawgeti(L, k.wins, outcome);
+        int seat = lua_isinteger(L, -1);
+        lua_pop(L, 1);
+        if (!seat) luaL_error(L, "tally: no seat %I", outcome);
+    }
+    /* Room first. */
+    if (finished) {
+        if (lua_rawgeti(L, k.rolls, rolls) == LUA_TNIL) { lua_pushinteger(L, 0); lua_rawseti(L, k.rolls, rolls); }
+        if (lua_rawgeti(L, k.turns, turns) == LUA_TNIL) { lua_pushinteger(L, 0); lua_rawseti(L, k.turns, turns); }
+        lua_settop(L, top);
+        for (lua_Integer i = first; i <= last; i++) {
+            if (lua_rawgeti(L, values, i) != LUA_TNUMBER) luaL_error(L, "tally: record %I is not a number", i);
+            if (lua_rawgeti(L, names, i) != LUA_TSTRING) luaL_error(L, "tally: record %I has no name", i);
+            lua_pushvalue(L, -1);
+            if (lua_rawget(L, k.metrics) == LUA_TNIL) {
+                lua_pop(L, 1);
+                lua_createtable(L, TALLY_FIELDS, 0);
+                for (int f = 1; f <= TALLY_FIELDS; f++) {
+                    if (f == TALLY_COUNT || f == TALLY_GAMES) lua_pushinteger(L, 0);
+                    else if (f == TALLY_SEEN) lua_pushinteger(L, -1);
+                    else lua_pushnumber(L, 0.0);
+                    lua_rawseti(L, -2, f);
+                }
+                lua_rawset(L, k.metrics);
+            }
+            lua_settop(L, top);
+        }
+    }
+    /* Then the counts: raw sets of keys that exist, which never allocate. */
+    if (outcome == -1) clua_raw_add(L, k.result, "unfinished", 1);
+    else if (outcome == 0) clua_raw_add(L, k.result, "draws", 1);
+    else if (outcome > 0) { lua_pushinteger(L, clua_raw_integer(L, k.wins, outcome) + 1); lua_rawseti(L, k.wins, outcome); }
+    if (finished) {
+        lua_pushinteger(L, clua_raw_integer(L, k.rolls, rolls) + 1); lua_rawseti(L, k.rolls, rolls);
+        lua_pushinteger(L, clua_raw_integer(L, k.turns, turns) + 1); lua_rawseti(L, k.turns, turns);
+        for (lua_Integer i = first; i <= last; i++) {
+            lua_rawgeti(L, values, i);
+            double x = (double)lua_tonumberx(L, -1, NULL);
+            lua_rawgeti(L, names, i);
+            lua_rawget(L, k.metrics);           /* the tally */
+            int tally = lua_gettop(L);
+            lua_Integer seen = clua_raw_integer(L, tally, TALLY_COUNT);
+            lua_pushinteger(L, seen + 1); lua_rawseti(L, tally, TALLY_COUNT);
+            lua_rawgeti(L, tally, TALLY_SUM);
+            lua_pushnumber(L, lua_tonumberx(L, -1, NULL) + x); lua_rawseti(L, tally, TALLY_SUM);
+            lua_pop(L, 1);
+            lua_rawgeti(L, tally, TALLY_SQUARES);
+            lua_pushnumber(L, lua_tonumberx(L, -1, NULL) + x * x); lua_rawseti(L, tally, TALLY_SQUARES);
+            lua_pop(L, 1);
+            lua_rawgeti(L, tally, TALLY_MIN);
+            double low = lua_tonumberx(L, -1, NULL);
+            lua_rawgeti(L, tally, TALLY_MAX);
+            double high = lua_tonumberx(L, -1, NULL);
+            lua_pop(L, 2);
+            /* As Swift's min(low, x) and max(high, x): an equal x keeps low and replaces high. */
+            if (seen == 0 || x < low) { lua_pushnumber(L, x); lua_rawseti(L, tally, TALLY_MIN); }
+            if (seen == 0 || x >= high) { lua_pushnumber(L, x); lua_rawseti(L, tally, TALLY_MAX); }
+            if (clua_raw_integer(L, tally, TALLY_SEEN) != index) {
+                lua_pushinteger(L, index); lua_rawseti(L, tally, TALLY_SEEN);
+                lua_pushinteger(L, clua_raw_integer(L, tally, TALLY_GAMES) + 1); lua_rawseti(L, tally, TALLY_GAMES);
+            }
+            lua_settop(L, top);
+        }
+    }
+    lua_pushinteger(L, index + 1);
+    lua_setfield(L, k.result, "next");   /* the key exists: no allocation */
+}
+
 /// tally(result, outcome, rolls, turns, names, values, count, index): counts game `index`
-/// into `result` - outcome: a seat that won, 0 a draw, -1 unfinished, -2 a rule error
-/// (counted by the host) - and sets result.next past it. All or nothing: whatever may
-/// allocate (new histogram keys, new metrics, stack) happens before the first count
-/// changes, and no hook (a watchdog's stop) runs inside C, so a game is never half
-/// counted. The metric sums add in record order, as the host's tally does.
+/// (played by the host) into `result` with its records 1..count, and sets result.next
+/// past it.
 static int clua_sim_tally(lua_State *L) {
     luaL_checktype(L, 1, LUA_TTABLE);
     lua_Integer outcome = luaL_checkinteger(L, 2);
@@ -196,97 +417,53 @@ static int clua_sim_tally(lua_State *L) {
     lua_Integer count = luaL_checkinteger(L, 7);
     lua_Integer index = luaL_checkinteger(L, 8);
     lua_settop(L, 8);
-    luaL_checkstack(L, 16, "tally");
-    lua_getfield(L, 1, "wins");       /* 9 */
-    lua_getfield(L, 1, "rolls");      /* 10 */
-    lua_getfield(L, 1, "turns");      /* 11 */
-    lua_getfield(L, 1, "metrics");    /* 12 */
-    for (int i = 9; i <= 12; i++) luaL_checktype(L, i, LUA_TTABLE);
-    int finished = outcome >= 0;
-    if (outcome > 0) {
-        lua_rawgeti(L, 9, outcome);
-        int seat = lua_isinteger(L, -1);
-        lua_pop(L, 1);
-        luaL_argcheck(L, seat, 2, "no such seat");
+    clua_counts k = clua_open_counts(L, 1);
+    clua_count_game(L, k, outcome, rolls, turns, 5, 6, 1, count, index);
+    return 0;
+}
+
+/// tally_log(result, log, first): counts the games the driver logged (FastSimulationDriver:
+/// log.done games from game `first` on) into `result`, and sets result.next past them.
+/// Each game is counted whole; a log that does not read as the driver writes it raises
+/// before the game it fails on is counted.
+static int clua_sim_tally_log(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    lua_Integer first = luaL_checkinteger(L, 3);
+    lua_settop(L, 3);
+    luaL_checkstack(L, 24, "tally_log");
+    static const char *const parts[] = {"outcome", "rolls", "turns", "records", "names", "values"};
+    for (int i = 0; i < 6; i++) {
+        lua_getfield(L, 2, parts[i]);                  /* 4..9 */
+        luaL_checktype(L, -1, LUA_TTABLE);
     }
-    /* Room first. */
-    if (finished) {
-        if (lua_rawgeti(L, 10, rolls) == LUA_TNIL) { lua_pushinteger(L, 0); lua_rawseti(L, 10, rolls); }
-        if (lua_rawgeti(L, 11, turns) == LUA_TNIL) { lua_pushinteger(L, 0); lua_rawseti(L, 11, turns); }
-        lua_settop(L, 12);
-        for (lua_Integer i = 1; i <= count; i++) {
-            if (lua_rawgeti(L, 6, i) != LUA_TNUMBER) luaL_error(L, "tally: record %I is not a number", i);
-            if (lua_rawgeti(L, 5, i) != LUA_TSTRING) luaL_error(L, "tally: record %I has no name", i);
-            lua_pushvalue(L, -1);
-            if (lua_rawget(L, 12) == LUA_TNIL) {
-                lua_pop(L, 1);
-                lua_createtable(L, TALLY_FIELDS, 0);
-                for (int f = 1; f <= TALLY_FIELDS; f++) {
-                    if (f == TALLY_COUNT || f == TALLY_GAMES) lua_pushinteger(L, 0);
-                    else if (f == TALLY_SEEN) lua_pushinteger(L, -1);
-                    else lua_pushnumber(L, 0.0);
-                    lua_rawseti(L, -2, f);
-                }
-                lua_rawset(L, 12);
-            }
-            lua_settop(L, 12);
-        }
+    lua_getfield(L, 2, "done");
+    int isnum = 0;
+    lua_Integer done = lua_tointegerx(L, -1, &isnum);
+    lua_pop(L, 1);
+    if (!isnum || done < 0 || done > (1 << 24)) return luaL_error(L, "tally_log: log.done is not a count");
+    clua_counts k = clua_open_counts(L, 1);
+    lua_Integer recorded = 0;
+    for (lua_Integer j = 1; j <= done; j++) {
+        lua_Integer outcome = clua_raw_integer(L, 4, j);
+        lua_Integer rolls = clua_raw_integer(L, 5, j);
+        lua_Integer turns = clua_raw_integer(L, 6, j);
+        lua_Integer through = clua_raw_integer(L, 7, j);
+        if (through < recorded) return luaL_error(L, "tally_log: game %I's records go back", j);
+        clua_count_game(L, k, outcome, rolls, turns, 8, 9, recorded + 1, through, first + j - 1);
+        recorded = through;
     }
-    /* Then the counts: raw sets of keys that exist, which never allocate. */
-    if (outcome == -1) clua_raw_add(L, 1, "unfinished", 1);
-    else if (outcome == 0) clua_raw_add(L, 1, "draws", 1);
-    else if (outcome > 0) { lua_pushinteger(L, clua_raw_integer(L, 9, outcome) + 1); lua_rawseti(L, 9, outcome); }
-    if (finished) {
-        lua_pushinteger(L, clua_raw_integer(L, 10, rolls) + 1); lua_rawseti(L, 10, rolls);
-        lua_pushinteger(L, clua_raw_integer(L, 11, turns) + 1); lua_rawseti(L, 11, turns);
-        for (lua_Integer i = 1; i <= count; i++) {
-            lua_rawgeti(L, 6, i);
-            double x = (double)lua_tonumberx(L, -1, NULL);
-            lua_rawgeti(L, 5, i);
-            lua_rawget(L, 12);                  /* 14: the tally */
-            lua_Integer seen = clua_raw_integer(L, 14, TALLY_COUNT);
-            lua_pushinteger(L, seen + 1); lua_rawseti(L, 14, TALLY_COUNT);
-            lua_rawgeti(L, 14, TALLY_SUM);
-            lua_pushnumber(L, lua_tonumberx(L, -1, NULL) + x); lua_rawseti(L, 14, TALLY_SUM);
-            lua_pop(L, 1);
-            lua_rawgeti(L, 14, TALLY_SQUARES);
-            lua_pushnumber(L, lua_tonumberx(L, -1, NULL) + x * x); lua_rawseti(L, 14, TALLY_SQUARES);
-            lua_pop(L, 1);
-            lua_rawgeti(L, 14, TALLY_MIN);
-            double low = lua_tonumberx(L, -1, NULL);
-            lua_rawgeti(L, 14, TALLY_MAX);
-            double high = lua_tonumberx(L, -1, NULL);
-            lua_pop(L, 2);
-            /* As Swift's min(low, x) and max(high, x): an equal x keeps low and replaces high. */
-            if (seen == 0 || x < low) { lua_pushnumber(L, x); lua_rawseti(L, 14, TALLY_MIN); }
-            if (seen == 0 || x >= high) { lua_pushnumber(L, x); lua_rawseti(L, 14, TALLY_MAX); }
-            if (clua_raw_integer(L, 14, TALLY_SEEN) != index) {
-                lua_pushinteger(L, index); lua_rawseti(L, 14, TALLY_SEEN);
-                lua_pushinteger(L, clua_raw_integer(L, 14, TALLY_GAMES) + 1); lua_rawseti(L, 14, TALLY_GAMES);
-            }
-            lua_settop(L, 12);
-        }
-    }
-    lua_pushstring(L, "next");
-    lua_pushinteger(L, index + 1);
-    lua_rawset(L, 1);
     return 0;
 }
 
 void clua_push_simulation_functions(lua_State *L) {
-    lua_createtable(L, 0, 5);
-    lua_pushcfunction(L, clua_sim_tally);
-    lua_setfield(L, -2, "tally");
-    lua_pushcfunction(L, clua_sim_begin_game);
-    lua_setfield(L, -2, "begin_game");
-    lua_pushcfunction(L, clua_sim_end_game);
-    lua_setfield(L, -2, "end_game");
-    for (int i = 0; i < ROLL_FIELDS; i++) lua_pushstring(L, clua_roll_fields[i]);
-    lua_pushliteral(L, "ok");
-    lua_pushcclosure(L, clua_sim_roll, ROLL_OK_STRING);
-    lua_setfield(L, -2, "roll");
-    lua_pushcfunction(L, clua_sim_reset);
-    lua_setfield(L, -2, "reset");
+    static const luaL_Reg functions[] = {
+        {"next_game", clua_sim_next_game}, {"random", clua_sim_random}, {"rawset", clua_sim_rawset},
+        {"setmetatable", clua_sim_setmetatable}, {"reset", clua_sim_reset}, {"tally", clua_sim_tally},
+        {"tally_log", clua_sim_tally_log}, {"led_functions", clua_sim_led_functions},
+        {"new_game", clua_sim_new_game}, {NULL, NULL},
+    };
+    luaL_newlib(L, functions);
 }
 
 void clua_use_generational_gc(lua_State *L) {

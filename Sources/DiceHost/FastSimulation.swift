@@ -2,25 +2,31 @@ import Lua
 
 /// A simulation worker's fast path: a block of games played by the Lua driver
 /// (`FastSimulationDriver`) in one watched call, with no crossing into Swift per move.
-/// A game the driver does not finish - it failed, the watchdog stopped it, it may have
-/// passed an input's budget, or it needed something only the host does - is played
-/// again move by move under the budget (`Simulation.playReference`), and counted into
-/// the same tally at its place, so the result equals the move-by-move one exactly.
+/// The driver logs each game it finishes; the log is counted in C (`tally_log`). A game
+/// the driver does not finish - it failed, the watchdog stopped it, it may have passed
+/// an input's budget, or it needed something only the host does - is played again move
+/// by move under the budget (`Simulation.playReference`), and counted into the same
+/// tally at its place, so the result equals the move-by-move one exactly.
 final class FastSimulation {
     private unowned let game: Game
     private let play: LuaValue
     private let leave: LuaValue
     private let tally: LuaValue
+    private let tallyLog: LuaValue
     private let plan: LuaRef
+    /// The driver's log of the games it finished (see FastSimulationDriver).
+    private let log: LuaRef
     /// True while the driver plays: the host's own game functions then refuse.
     private(set) var isPlaying = false
 
-    private init(game: Game, play: LuaValue, leave: LuaValue, tally: LuaValue, plan: LuaRef) {
+    private init(game: Game, play: LuaValue, leave: LuaValue, tally: LuaValue, tallyLog: LuaValue, plan: LuaRef, log: LuaRef) {
         self.game = game
         self.play = play
         self.leave = leave
         self.tally = tally
+        self.tallyLog = tallyLog
         self.plan = plan
+        self.log = log
     }
 
     /// The driver of `game` for a study, loaded into the game's state.
@@ -40,7 +46,7 @@ final class FastSimulation {
         ])
         let chunk = try lua.load(FastSimulationDriver.source, chunkName: FastSimulationDriver.chunkName)
         guard let exports = try lua.call(.function(chunk), [game.api.exports, native, game.api.led, .table(limits)]).first?.tableRef,
-              let nativeTable = native.tableRef else {
+              let nativeTable = native.tableRef, let log = lua.get(exports, "log").tableRef else {
             throw GameError.refused("the simulation driver returned nothing")
         }
         let template = game.startTemplate ?? game.makeStartTemplate()
@@ -54,7 +60,7 @@ final class FastSimulation {
             ("seed", .integer(Int64(bitPattern: seed))), ("move_limit", .integer(Int64(moveLimit))),
         ])
         let fast = FastSimulation(game: game, play: lua.get(exports, "play"), leave: lua.get(exports, "leave"),
-                                  tally: lua.get(nativeTable, "tally"), plan: plan)
+                                  tally: lua.get(nativeTable, "tally"), tallyLog: lua.get(nativeTable, "tally_log"), plan: plan, log: log)
         game.fastSimulation = fast
         return fast
     }
@@ -72,24 +78,39 @@ final class FastSimulation {
         var next = block.lowerBound
         while next < block.upperBound {
             isPlaying = true
+            var stopped = true
             do {
-                _ = try lua.callWatched(play, [.table(plan), .table(counts), .integer(Int64(next)), .integer(Int64(block.upperBound))])
+                _ = try lua.callWatched(play, [.table(plan), .integer(Int64(next)), .integer(Int64(block.upperBound))])
                 isPlaying = false
-                break
+                stopped = lua.get(log, "stopped").boolValue ?? true
             } catch {
                 isPlaying = false
                 _ = try? lua.call(leave)
             }
-            // Game `next` stopped the driver: the host plays it, and the driver goes on after it.
-            // (A call stopped after its last game was counted has nothing left to play.)
-            let stopped = lua.get(counts, "next").intValue ?? next
-            if stopped >= block.upperBound { break }
-            next = max(next, stopped)
-            countReference(game: next, of: study, counts: counts, into: &result)
-            next += 1
+            // What the driver finished is counted; the game after it, if the driver stopped
+            // there (or its log could not be counted), is the host's, and the driver goes on
+            // after it.
+            let logged = lua.get(log, "done").intValue ?? 0
+            let counted = countLog(from: next, logged: logged, counts: counts)
+            next += counted
+            if next < block.upperBound && (stopped || counted < logged || counted == 0) {
+                countReference(game: next, of: study, counts: counts, into: &result)
+                study.playedMoveByMove?(next)
+                next += 1
+            }
         }
         read(counts, into: &result)
         result.games += block.count
+    }
+
+    /// Counts the first `logged` games of the driver's log (game `first` on) into
+    /// `counts`; returns how many it counted (all of them, unless the log is unreadable).
+    private func countLog(from first: Int, logged: Int, counts: LuaRef) -> Int {
+        guard logged > 0 else { return 0 }
+        let lua = game.lua
+        _ = try? lua.call(tallyLog, [.table(counts), .table(log), .integer(Int64(first))])
+        let counted = (lua.get(counts, "next").intValue ?? first) - first
+        return max(0, min(counted, logged))
     }
 
     /// Plays game `index` move by move and counts it at its place in `counts`.

@@ -11,12 +11,22 @@
 /// Text (`g:say`, `g:emit`) and LED commands are counted no-ops: no simulation reads them,
 /// but their cost is still charged, so a game passes its budget as it would in play.
 /// The tables of a game (g, players, state, params) are made once per worker and emptied
-/// for each game; roll tables are reused as the prelude reuses them in play (two per
-/// player, see `deliver_roll`). The hot path calls no C function it can avoid: checks
-/// are table lookups and integer operations (`x | 0` raises for anything that is not a
-/// whole number, which sends the game to the host). It reads `g.current`, a player's
-/// `seat` and `last_roll` with plain indexing where the host reads raw: the same unless a
-/// script deletes such a field and gives the table a metatable whose __index supplies it.
+/// for each game. Roll tables are reused as the prelude reuses them in play (two per
+/// player, see `deliver_roll`), but refilled in place: a roll's own fields are written
+/// over, and the table is emptied first only when a hook added a field to it. A hook
+/// cannot add one unseen: roll and values tables carry a watching metatable here (its
+/// `__newindex`, and the sandbox's `rawset`, mark the table; `getmetatable` shows what
+/// play shows and `setmetatable` refuses, see CLuaSupport/sandbox.c), and the prelude's
+/// `Roll`, which gives rolls their methods, is checked unchanged before and after each
+/// call. Each finished game is written to the block's log (outcome, rolls, turns, its
+/// records); the host counts the log in C, up to `log.done`, so a call stopped anywhere
+/// counts whole games only.
+///
+/// The hot path calls no C function it can avoid: checks are table lookups and integer
+/// operations (`x | 0` raises for anything that is not a whole number, which sends the
+/// game to the host). It reads `g.current`, a player's `seat` and `last_roll` with plain
+/// indexing where the host reads raw: the same unless a script deletes such a field and
+/// gives the table a metatable whose __index supplies it.
 ///
 /// It runs in the sandbox with chunk name "dicehost-simulation".
 enum FastSimulationDriver {
@@ -24,10 +34,10 @@ enum FastSimulationDriver {
     static let source = #"""
     local runtime, native, led, limits = ...
     local Roll, G, set_sim, dice_values, raw_next = runtime.Roll, runtime.G, runtime.set_sim, runtime.dice_values, runtime.raw_next
-    local begin_game, end_game, draw, reset, tally = native.begin_game, native.end_game, native.roll, native.reset, native.tally
-    local fill = runtime.fill_roll
-    local type, math_type, rawget, rawset, rawequal, setmetatable, error, tostring, select, ipairs =
-      type, math.type, rawget, rawset, rawequal, setmetatable, error, tostring, select, ipairs
+    local next_game, new_game, reset, raw_set, set_metatable, random =
+      native.next_game, native.new_game, native.reset, native.rawset, native.setmetatable, native.random
+    local type, math_type, rawget, rawequal, error, tostring, select =
+      type, math.type, rawget, rawequal, error, tostring, select
     local find, huge = string.find, math.huge
 
     -- What the host charges a host call and a turn pass, plus the instructions of the
@@ -39,35 +49,29 @@ enum FastSimulationDriver {
     local MAX_DELAY, MAX_TIMERS = limits.timer_delay, limits.pending_timers
     local MAX_MS, MAX_BLINKS, MAX_PRIORITY = limits.led_ms, limits.blink_count, limits.led_priority
     -- Records per game kept here; a game that records more is left to the host, which
-    -- counts their memory against the game's limit.
-    local MAX_RECORDS = 10000
-    local colours = limits.colours
-    local FACE = {1, 2, 4, 8, 16, 32}
-    local MASK = {}
-    for m = 0, 63 do MASK[m] = true end
+    -- counts their memory against the game's limit. A call ends after the game that takes
+    -- the block's log past MAX_LOGGED records (the host counts the log, and calls again).
+    local MAX_RECORDS, MAX_LOGGED = 10000, 100000
+    -- LED commands and g:say: counted no-ops, their arguments checked (in C: simulation.c).
+    local sim_led = native.led_functions(limits.colours, HOST, MAX_MS, MAX_BLINKS, MAX_PRIORITY)
 
     -- A game the fast path does not play: the host plays it move by move.
     local function fallback() error("dicehost-simulation: this game is played move by move", 0) end
 
     -- The game being played.
-    local charged, outcome, pending, turns, rolls = 0, nil, nil, 0, 0
+    local charged, outcome, pending, turns, rolls, records = 0, nil, nil, 0, 0, 0
     local n, names, seats, player_list, params, g, state = 0, nil, nil, nil, nil, nil, nil
     local template_params, rules_table
     local setup_hook, turn_hook, roll_hook, bot_hook
     local count, sides, modifier, notation
-    local record_names, record_values, records = {}, {}, 0
     local ascii = {}
     local timers, timer_count, timer_id = {}, 0, 1
-    local result
-
-    -- The player whose turn it is (the host's playerValue(currentSeat())); a float seat
-    -- with a whole value finds its player as the host's does.
-    local function current_player()
-      local seat = g.current.seat
-      local p = seats[seat]
-      if p == nil then fallback() end
-      return p, seat
-    end
+    -- The block's log: per game (1 = the call's first), its outcome (a seat, 0 a draw, -1
+    -- unfinished), rolls, turns and where its records end in names/values.
+    local log = {outcome = {}, rolls = {}, turns = {}, records = {}, names = {}, values = {}, done = 0}
+    local log_outcome, log_rolls, log_turns, log_records, log_names, log_values =
+      log.outcome, log.rolls, log.turns, log.records, log.names, log.values
+    local logged = 0
 
     local function seat_of(p)
       if type(p) ~= "table" then fallback() end
@@ -80,7 +84,8 @@ enum FastSimulationDriver {
     -- getmetatable(g) is G, as in play; a script that changes g's metatable goes to the host.
     local SimG = {__metatable = G}
     SimG.__index = SimG
-    function SimG:say() charged = charged + HOST end
+    SimG.say = sim_led.say
+    sim_led.say = nil
     function SimG:emit(name, data)
       if data ~= nil then data = tostring(data) end
       charged = charged + HOST
@@ -112,7 +117,7 @@ enum FastSimulationDriver {
       else
         seat = seat_of(p)
       end
-      rawset(g, "current", seats[seat])
+      g.current = seats[seat]
       pending = seat
     end
     function SimG:win(p)
@@ -125,7 +130,7 @@ enum FastSimulationDriver {
     end
     local function knock_out(p)
       charged = charged + HOST
-      rawset(seats[seat_of(p)], "eliminated", true)
+      raw_set(seats[seat_of(p)], "eliminated", true)
       local left, active = nil, 0
       for s = 1, n do
         if not rawget(seats[s], "eliminated") then
@@ -148,8 +153,9 @@ enum FastSimulationDriver {
       end
       records = records + 1
       if records > MAX_RECORDS then fallback() end
-      record_names[records] = metric
-      record_values[records] = value
+      local at = logged + records
+      log_names[at] = metric
+      log_values[at] = value
     end
     function SimG:is_over() return outcome ~= nil end
     SimG.player = G.player
@@ -178,83 +184,12 @@ enum FastSimulationDriver {
       end
     end
 
-    -- LED commands: nothing to show, so only their arguments are checked.
-    local function face_mask(f)
-      local mask = FACE[f]
-      if mask == nil then fallback() end
-      return mask
-    end
-    local function check_mask(mask)
-      if not MASK[mask] then fallback() end
-    end
-    local function check_colour(c)
-      if colours[c] then return end
-      if type(c) ~= "string" or #c ~= 7 or not find(c, "^#%x%x%x%x%x%x$") then fallback() end
-    end
-    -- Plain indexing: where it differs from the host's raw read, an LED command's
-    -- arguments can only be checked more strictly, and LED commands change no result.
-    local function check_option(options, key, low, high)
-      local v = options[key]
-      if v ~= nil then
-        v = v | 0
-        if v < low or v > high then fallback() end
-      end
-    end
-    local sim_led = {
-      face = function(f)
-        charged = charged + HOST
-        local mask = FACE[f]
-        if mask == nil then fallback() end
-        return mask
-      end,
-      faces = function(...)
-        charged = charged + HOST
-        local k = select("#", ...)
-        if k == 0 then fallback() end
-        local mask = 0
-        for i = 1, k do mask = mask | face_mask((select(i, ...))) end
-        return mask
-      end,
-      set = function(mask, colour)
-        charged = charged + HOST
-        check_mask(mask)
-        check_colour(colour)
-      end,
-      off = function(mask)
-        charged = charged + HOST
-        if mask ~= nil then check_mask(mask) end
-      end,
-      blink = function(mask, colour, options)
-        -- The checks inline: this is the call rule scripts make in every roll.
-        charged = charged + HOST
-        if not MASK[mask] then fallback() end
-        if not colours[colour] then check_colour(colour) end
-        if options ~= nil then
-          local on, cycle, count, priority = options.on, options.cycle, options.count, options.priority
-          if on ~= nil then on = on | 0; if on < 0 or on > MAX_MS then fallback() end end
-          if cycle ~= nil then cycle = cycle | 0; if cycle < 0 or cycle > MAX_MS then fallback() end end
-          if count ~= nil then count = count | 0; if count < 1 or count > MAX_BLINKS then fallback() end end
-          if priority ~= nil then priority = priority | 0; if priority < 0 or priority > MAX_PRIORITY then fallback() end end
-        end
-      end,
-      fade = function(mask, colour, ms)
-        charged = charged + HOST
-        check_mask(mask)
-        check_colour(colour)
-        if type(ms) == "table" then
-          check_option(ms, "ms", 0, MAX_MS)
-        elseif ms ~= nil then
-          ms = ms | 0
-          if ms < 0 or ms > MAX_MS then fallback() end
-        end
-      end,
-    }
     local host_led = {}
 
     -- The turn hook for each g:next_turn a hook asked for.
     local function drain()
       local passes = 0
-      while pending ~= nil and outcome == nil do
+      while pending and not outcome do
         local seat = pending
         pending = nil
         passes = passes + 1
@@ -265,74 +200,76 @@ enum FastSimulationDriver {
       end
     end
 
-    -- A roll of the declared dice for the current player, into the one of the player's
-    -- two roll tables that is not their last roll (as the prelude's deliver_roll does).
+    -- Roll tables: two per player (spare_rolls[2 * seat - 1] and [2 * seat]), each with its
+    -- values table. Their metatables watch for fields a hook adds (see the top): `touched`
+    -- holds the tables to empty before their next fill.
+    local touched = {}
+    local function watch(t, k, v)
+      -- Setting an absent field to nil changes nothing (play raises for a nil or NaN key).
+      if v == nil and k ~= nil and k == k then return end
+      touched[t] = true
+      raw_set(t, k, v)
+    end
+    local RollWatch = {__index = Roll, __tostring = Roll.__tostring, __newindex = watch,
+                       __dicehost_watch = touched, __dicehost_shows = Roll}
+    local ValuesWatch = {__newindex = watch, __dicehost_watch = touched}
+    -- Roll, the prelude's metatable of rolls, is reachable (getmetatable(r) gives it) and a
+    -- script that changes it changes every roll in play. While the driver plays, Roll
+    -- carries a watching metatable too (shown as none), so a field added to it is seen, and
+    -- its own two fields are compared after each game: a game that changed Roll goes to the
+    -- host, and so does every game after it.
+    local ROLL_INDEX, ROLL_TOSTRING = Roll.__index, Roll.__tostring
+    local RollGuard = {__newindex = watch, __dicehost_watch = touched}
+    local function roll_unchanged()
+      return not touched[Roll] and Roll.__index == ROLL_INDEX and Roll.__tostring == ROLL_TOSTRING
+    end
     local spare_rolls, spare_values = {}, {}
-    local function roll_move()
-      if outcome ~= nil then fallback() end
-      local p, seat = current_player()
-      local previous = p.last_roll
-      local k = 2 * seat - 1
-      if spare_rolls[k] == previous then k = k + 1 end
-      local r = spare_rolls[k]
-      if notation then
-        local values, total = dice_values(notation)
-        fill(r, spare_values[k], values, total, previous)
-      else
-        draw(r, spare_values[k], count, sides, modifier, previous, Roll)
-      end
-      rolls = rolls + 1
-      roll_hook(g, p, r)
-      if r.ok then r.previous = nil; p.last_roll = r end
-      drain()
+    -- A roll table as a fresh fill leaves it: every own field present (so refills write in
+    -- place), `previous` absent.
+    local function make_fresh(r, values)
+      reset(r)
+      reset(values)
+      for i = 1, count do raw_set(values, i, 0) end
+      raw_set(r, "values", values)
+      raw_set(r, "value", 0)
+      raw_set(r, "total", 0)
+      raw_set(r, "flag", "ok")
+      raw_set(r, "ok", true)
+      raw_set(r, "doubles", false)
+      set_metatable(r, RollWatch)
+      set_metatable(values, ValuesWatch)
+      touched[r] = nil
+      touched[values] = nil
     end
 
-    -- One bot move: its choice, and the roll or action it chose.
-    local function bot_move()
-      if not bot_hook then return roll_move() end
-      local choice = bot_hook(g, (current_player()))
-      if choice == nil or choice == "roll" then return roll_move() end
-      if outcome ~= nil then fallback() end
-      local actions = rawget(rules_table, "actions")
-      local action = type(actions) == "table" and type(choice) == "string" and rawget(actions, choice) or nil
-      if type(action) ~= "function" then fallback() end
-      action(g, (current_player()))
-      drain()
+    -- The host's roll for dice it draws itself (kept or exploding dice: their number varies):
+    -- values and total.
+    local function fill_from(r, values, drawn, total)
+      local k = #drawn
+      reset(values)
+      for i = 1, k do raw_set(values, i, drawn[i]) end
+      set_metatable(values, ValuesWatch)
+      local first = drawn[1]
+      local doubles = k > 1
+      for i = 2, k do if drawn[i] ~= first then doubles = false end end
+      r.value = first
+      r.total = total
+      r.doubles = doubles
     end
 
-    -- A fresh game in the block's tables: as the host's new_game makes it.
-    local function new_game()
-      reset(player_list)
-      for i = 1, n do
-        local p = seats[i]
-        reset(p)
-        p.name = names[i]
-        p.seat = i
-        p.eliminated = false
-        player_list[i] = p
-      end
-      reset(params)
-      for k, v in raw_next, template_params do params[k] = v end
-      reset(state)
-      reset(g)
-      g.players = player_list
-      g.state = state
-      g.params = params
-      g.now = 0
-      g.current = seats[1]
-      setmetatable(g, SimG)
-    end
-
-    local function play_game(study_seed, index, move_limit)
-      local started = begin_game(study_seed, index)
+    -- Plays one game (its generator already seeded) to its end or the move limit: each
+    -- move the bot's choice, and the roll or action it chose, for the player in the seat
+    -- of g.current (the host's playerValue(currentSeat())). Written out in one loop: a
+    -- function call per move is a measurable part of a game.
+    local function play_game(move_limit)
       charged, outcome, pending, turns, rolls, records = 0, nil, nil, 0, 0, 0
       if timer_id > 1 then
         reset(timers)
         timer_count, timer_id = 0, 1
       end
-      new_game()
+      new_game(g, state, params, template_params, player_list, seats, names, SimG)
       if setup_hook then setup_hook(g) end
-      if pending == nil and outcome == nil then
+      if not pending and not outcome then
         local current = rawget(g, "current")
         local seat = nil
         if type(current) == "table" then seat = rawget(current, "seat") end
@@ -344,34 +281,100 @@ enum FastSimulationDriver {
         end
         -- (the host takes a whole float as its integer; rare enough to leave to it)
       end
-      drain()
+      if pending then drain() end
       local moves = 0
-      while moves < move_limit and outcome == nil do
-        bot_move()
+      while not outcome and moves < move_limit do
         moves = moves + 1
+        local seat = g.current.seat
+        local p = seats[seat]
+        if not p then fallback() end
+        if bot_hook then
+          local choice = bot_hook(g, p)
+          if outcome then fallback() end
+          if choice ~= nil and choice ~= "roll" then
+            local actions = rawget(rules_table, "actions")
+            local action = type(actions) == "table" and type(choice) == "string" and rawget(actions, choice) or nil
+            if type(action) ~= "function" then fallback() end
+            p = seats[g.current.seat]
+            if not p then fallback() end
+            action(g, p)
+            if pending then drain() end
+            goto next_move
+          end
+          seat = g.current.seat
+          p = seats[seat]
+          if not p then fallback() end
+        end
+        do
+          -- The roll: into the one of the player's two roll tables that is not their last
+          -- roll (as the prelude's deliver_roll does), its own fields written in place.
+          local previous = p.last_roll
+          local k = 2 * seat - 1
+          local r = spare_rolls[k]
+          if r == previous then k = k + 1; r = spare_rolls[k] end
+          local values = spare_values[k]
+          if touched[r] or touched[values] then make_fresh(r, values) end
+          if notation then
+            local drawn, total = dice_values(notation)
+            fill_from(r, values, drawn, total)
+          elseif count == 1 then
+            local v = random(sides)
+            values[1] = v
+            r.value = v
+            r.total = v + modifier
+            r.doubles = false
+          else
+            local first = random(sides)
+            values[1] = first
+            local total, doubles = first + modifier, true
+            for i = 2, count do
+              local v = random(sides)
+              values[i] = v
+              total = total + v
+              if v ~= first then doubles = false end
+            end
+            r.value = first
+            r.total = total
+            r.doubles = doubles
+          end
+          r.values = values
+          r.flag = "ok"
+          r.ok = true
+          -- (previous is absent here unless a hook left it: then r is in `touched`, below)
+          if previous ~= nil then raw_set(r, "previous", previous) end
+          rolls = rolls + 1
+          roll_hook(g, p, r)
+          if r.ok then
+            if previous ~= nil or touched[r] then r.previous = nil end
+            p.last_roll = r
+          else
+            touched[r] = true -- its previous stays, so it is emptied before its next fill
+          end
+          if pending then drain() end
+        end
+        ::next_move::
       end
-      -- A game that may have passed an input's budget is played again under it.
-      if not end_game(started, charged) then fallback() end
-      tally(result, outcome or -1, rolls, turns, record_names, record_values, records, index)
     end
 
     local function enter()
       set_sim(sim)
+      set_metatable(Roll, RollGuard)
       for name, f in raw_next, sim_led do
         host_led[name] = rawget(led, name)
-        rawset(led, name, f)
+        raw_set(led, name, f)
       end
     end
 
     local function leave()
       set_sim(nil)
-      for name, f in raw_next, host_led do rawset(led, name, f) end
+      set_metatable(Roll, nil)
+      for name, f in raw_next, host_led do raw_set(led, name, f) end
     end
 
-    -- play(plan, result, first, last): games first..last-1, counted into `result` (whose
-    -- `next` says how far it got: the game a failure stopped in is `result.next`).
-    local function play(plan, into, first, last)
-      result = into
+    -- play(plan, first, last) -> log: plays games first..last-1 into the block's log, and
+    -- returns when they are played or the log is full. log.done says how many are logged;
+    -- when log.stopped is true, or the call raised, game first + log.done is the host's.
+    local function play(plan, first, last)
       if seats == nil then
         -- Made once, in the order the host's new_game makes them.
         n, names = #plan.names, plan.names
@@ -381,21 +384,43 @@ enum FastSimulationDriver {
         params = {}
         g = {}
         state = {}
+        count, sides, modifier, notation = plan.count, plan.sides, plan.modifier, plan.notation
         for k = 1, 2 * n do
           spare_rolls[k] = {}
           spare_values[k] = {}
         end
       end
+      -- Fresh roll tables: a call a game stopped may have left one half written.
+      for k = 1, 2 * n do make_fresh(spare_rolls[k], spare_values[k]) end
       template_params, rules_table = plan.params, plan.rules
       setup_hook, turn_hook, roll_hook, bot_hook = plan.setup, plan.turn, plan.roll, plan.bot
-      count, sides, modifier, notation = plan.count, plan.sides, plan.modifier, plan.notation
-      if type(roll_hook) ~= "function" then fallback() end
+      log.done, log.stopped, logged = 0, false, 0
+      if type(roll_hook) ~= "function" or not roll_unchanged() then fallback() end
       enter()
       local seed, move_limit = plan.seed, plan.move_limit
-      for index = first, last - 1 do play_game(seed, index, move_limit) end
+      local _, started = next_game(-1, 0, seed, first)
+      local done = 0
+      for index = first, last - 1 do
+        play_game(move_limit)
+        if not roll_unchanged() then fallback() end
+        -- This game's bound on its budget, and the next game's generator and budget.
+        local ok
+        ok, started = next_game(started, charged, seed, index + 1)
+        if not ok then log.stopped = true; break end
+        local at = done + 1
+        log_outcome[at] = outcome or -1
+        log_rolls[at] = rolls
+        log_turns[at] = turns
+        logged = logged + records
+        log_records[at] = logged
+        done = at
+        log.done = at
+        if logged > MAX_LOGGED then break end
+      end
       leave()
+      return log
     end
 
-    return {play = play, leave = leave}
+    return {play = play, leave = leave, log = log}
     """#
 }

@@ -33,6 +33,10 @@ public enum Simulation {
         /// Called with each game as it ends, on the worker thread that played it (for
         /// `sim --csv`); nil costs nothing.
         public var gameFinished: (@Sendable (SimulatedGame) -> Void)?
+        /// Called with the index of each game the fast path (`playsInLua`) left to the
+        /// move-by-move reference, on the worker thread (tests and benchmarks watch how
+        /// rarely that happens); it changes no result.
+        public var playedMoveByMove: (@Sendable (Int) -> Void)?
         /// When requested, the workers stop after their current block; the result then
         /// covers the games from the start of the range that were all played (`ranges`).
         public var stop: SimulationStop?

@@ -28,7 +28,7 @@ extension LuaState {
         rawToStringReference = clua_ref(L)
         lua_getfield(L, real, "next")
         rawNextReference = clua_ref(L)
-        for name in ["setmetatable", "xpcall", "tostring", "tonumber"] where clua_has_wrapper(name) != 0 {
+        for name in ["setmetatable", "getmetatable", "rawset", "xpcall", "tostring", "tonumber"] where clua_has_wrapper(name) != 0 {
             lua_getfield(L, real, name)
             clua_wrap_top(L, name)
             lua_setfield(L, env, name)
