@@ -20,7 +20,7 @@ int clua_format(lua_State *L);
 
 // A watched table (a fast simulation's roll tables, see FastSimulationDriver.swift) has
 // a metatable with the raw field __dicehost_watch: a table in which writes that bypass
-// __newindex (rawset) mark it. Pushes that field's value if `index` is watched.
+// __newindex (rawset) mark it (watch[t] = true, and watch[1] = true: some table is). Pushes that field's value if `index` is watched.
 static int clua_push_watch(lua_State *L, int index) {
     if (lua_type(L, index) != LUA_TTABLE || !lua_getmetatable(L, index)) return 0;
     lua_pushliteral(L, "__dicehost_watch");
@@ -39,10 +39,12 @@ static int clua_rawset(lua_State *L) {
     luaL_checkany(L, 2);
     luaL_checkany(L, 3);
     lua_settop(L, 3);
-    if (clua_push_watch(L, 1)) {
+    if (clua_push_watch(L, 1)) {            /* watch[t] = true, watch[1] = true (some table is) */
         lua_pushvalue(L, 1);
         lua_pushboolean(L, 1);
         lua_rawset(L, -3);
+        lua_pushboolean(L, 1);
+        lua_rawseti(L, -2, 1);
         lua_settop(L, 3);
     }
     lua_rawset(L, 1);

@@ -121,11 +121,16 @@ static int clua_sim_reset(lua_State *L) {
 ** LED commands and text while a simulation plays: nothing is shown, so a call only
 ** charges the budget what the host charges and checks its arguments as far as the
 ** host would refuse them (more strictly is safe: a refused call sends the game to the
-** host, which plays it move by move). In C because a script makes them in every roll:
-** a few C API reads cost less than the same checks run by the Lua VM.
-** Upvalues: 1 the named colours (a set), 2 the cost of a host call, 3 the longest LED
-** time in ms, 4 the most blinks, 5 the highest priority.
+** host, which plays it move by move). In C because a script makes them in every roll.
+** Options are read raw, as the host reads them, with keys kept as upvalues (a
+** lua_getfield would intern its key each time).
+** Upvalues: 1 the limits (clua_sim_led_limits), 2 the named colours (a set), 3.. the
+** option keys.
 ** ------------------------------------------------------------------------------- */
+
+typedef struct { lua_Integer host_call, led_ms, blink_count, led_priority; } clua_sim_led_limits;
+enum { KEY_ON = 3, KEY_CYCLE, KEY_COUNT, KEY_PRIORITY, KEY_MS, LED_UPVALUES = KEY_MS };
+static const char *const clua_sim_led_keys[] = {"on", "cycle", "count", "priority", "ms"};
 
 __attribute__((noreturn)) static void clua_sim_fallback(lua_State *L) {
     lua_pushliteral(L, "dicehost-simulation: this game is played move by move");
@@ -133,15 +138,17 @@ __attribute__((noreturn)) static void clua_sim_fallback(lua_State *L) {
     __builtin_unreachable();
 }
 
-static void clua_sim_charge(lua_State *L) {
-    clua_charge_or_raise(L, lua_tointeger(L, lua_upvalueindex(2)));
+static const clua_sim_led_limits *clua_sim_charge(lua_State *L) {
+    const clua_sim_led_limits *limits = lua_touserdata(L, lua_upvalueindex(1));
+    clua_charge_or_raise(L, limits->host_call);
+    return limits;
 }
 
 /* A whole number in low..high at `index` (an integer, or a float with an integer value). */
 static lua_Integer clua_sim_whole(lua_State *L, int index, lua_Integer low, lua_Integer high) {
     int isnum = 0;
-    lua_Integer v = lua_type(L, index) == LUA_TNUMBER ? lua_tointegerx(L, index, &isnum) : 0;
-    if (!isnum || v < low || v > high) clua_sim_fallback(L);
+    lua_Integer v = lua_tointegerx(L, index, &isnum);
+    if (!isnum || v < low || v > high || lua_type(L, index) != LUA_TNUMBER) clua_sim_fallback(L);
     return v;
 }
 
@@ -152,7 +159,7 @@ static lua_Integer clua_sim_face(lua_State *L, int index) {
 static void clua_sim_colour(lua_State *L, int index) {
     if (lua_type(L, index) != LUA_TSTRING) clua_sim_fallback(L);
     lua_pushvalue(L, index);
-    int named = lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL;
+    int named = lua_rawget(L, lua_upvalueindex(2)) != LUA_TNIL;
     lua_pop(L, 1);
     if (named) return;
     size_t length = 0;
@@ -161,9 +168,10 @@ static void clua_sim_colour(lua_State *L, int index) {
     for (int i = 1; i < 7; i++) if (!isxdigit((unsigned char)text[i])) clua_sim_fallback(L);
 }
 
-/* An option of an LED command's table (plain indexing, as a script's table is read). */
-static void clua_sim_option(lua_State *L, int options, const char *key, lua_Integer low, lua_Integer high) {
-    if (lua_getfield(L, options, key) != LUA_TNIL) clua_sim_whole(L, -1, low, high);
+/* An option of an LED command's table, read raw. */
+static void clua_sim_option(lua_State *L, int options, int key, lua_Integer low, lua_Integer high) {
+    lua_pushvalue(L, lua_upvalueindex(key));
+    if (lua_rawget(L, options) != LUA_TNIL) clua_sim_whole(L, -1, low, high);
     lua_pop(L, 1);
 }
 
@@ -197,28 +205,26 @@ static int clua_sim_led_off(lua_State *L) {
 }
 
 static int clua_sim_led_blink(lua_State *L) {
-    clua_sim_charge(L);
+    const clua_sim_led_limits *limits = clua_sim_charge(L);
     clua_sim_whole(L, 1, 0, 63);
     clua_sim_colour(L, 2);
     int kind = lua_type(L, 3);
     if (kind == LUA_TNONE || kind == LUA_TNIL) return 0;
     if (kind != LUA_TTABLE) clua_sim_fallback(L);
-    lua_Integer most_ms = lua_tointeger(L, lua_upvalueindex(3));
-    clua_sim_option(L, 3, "on", 0, most_ms);
-    clua_sim_option(L, 3, "cycle", 0, most_ms);
-    clua_sim_option(L, 3, "count", 1, lua_tointeger(L, lua_upvalueindex(4)));
-    clua_sim_option(L, 3, "priority", 0, lua_tointeger(L, lua_upvalueindex(5)));
+    clua_sim_option(L, 3, KEY_ON, 0, limits->led_ms);
+    clua_sim_option(L, 3, KEY_CYCLE, 0, limits->led_ms);
+    clua_sim_option(L, 3, KEY_COUNT, 1, limits->blink_count);
+    clua_sim_option(L, 3, KEY_PRIORITY, 0, limits->led_priority);
     return 0;
 }
 
 static int clua_sim_led_fade(lua_State *L) {
-    clua_sim_charge(L);
+    const clua_sim_led_limits *limits = clua_sim_charge(L);
     clua_sim_whole(L, 1, 0, 63);
     clua_sim_colour(L, 2);
-    lua_Integer most_ms = lua_tointeger(L, lua_upvalueindex(3));
     int kind = lua_type(L, 3);
-    if (kind == LUA_TTABLE) clua_sim_option(L, 3, "ms", 0, most_ms);
-    else if (kind != LUA_TNONE && kind != LUA_TNIL) clua_sim_whole(L, 3, 0, most_ms);
+    if (kind == LUA_TTABLE) clua_sim_option(L, 3, KEY_MS, 0, limits->led_ms);
+    else if (kind != LUA_TNONE && kind != LUA_TNIL) clua_sim_whole(L, 3, 0, limits->led_ms);
     return 0;
 }
 
@@ -232,16 +238,18 @@ static int clua_sim_say(lua_State *L) {
 /// functions (face, faces, set, off, blink, fade) and `say`, for a simulation.
 static int clua_sim_led_functions(lua_State *L) {
     luaL_checktype(L, 1, LUA_TTABLE);
-    for (int i = 2; i <= 5; i++) luaL_checkinteger(L, i);
-    lua_settop(L, 5);
+    clua_sim_led_limits limits = {luaL_checkinteger(L, 2), luaL_checkinteger(L, 3), luaL_checkinteger(L, 4),
+                                  luaL_checkinteger(L, 5)};
     static const luaL_Reg functions[] = {
         {"face", clua_sim_led_face}, {"faces", clua_sim_led_faces}, {"set", clua_sim_led_set},
         {"off", clua_sim_led_off}, {"blink", clua_sim_led_blink}, {"fade", clua_sim_led_fade},
         {"say", clua_sim_say}, {NULL, NULL},
     };
     lua_createtable(L, 0, 7);
-    lua_insert(L, 1);
-    luaL_setfuncs(L, functions, 5);
+    *(clua_sim_led_limits *)lua_newuserdatauv(L, sizeof limits, 0) = limits;
+    lua_pushvalue(L, 1);
+    for (int i = 0; i < LED_UPVALUES - 2; i++) lua_pushstring(L, clua_sim_led_keys[i]);
+    luaL_setfuncs(L, functions, LED_UPVALUES);
     return 1;
 }
 

@@ -202,12 +202,13 @@ enum FastSimulationDriver {
 
     -- Roll tables: two per player (spare_rolls[2 * seat - 1] and [2 * seat]), each with its
     -- values table. Their metatables watch for fields a hook adds (see the top): `touched`
-    -- holds the tables to empty before their next fill.
+    -- holds the tables to empty before their next fill, and touched[1] is true once any is.
     local touched = {}
     local function watch(t, k, v)
       -- Setting an absent field to nil changes nothing (play raises for a nil or NaN key).
       if v == nil and k ~= nil and k == k then return end
       touched[t] = true
+      touched[1] = true
       raw_set(t, k, v)
     end
     local RollWatch = {__index = Roll, __tostring = Roll.__tostring, __newindex = watch,
@@ -282,7 +283,11 @@ enum FastSimulationDriver {
         -- (the host takes a whole float as its integer; rare enough to leave to it)
       end
       if pending then drain() end
-      local moves = 0
+      -- The loop's upvalues as locals: a register costs less than an upvalue read.
+      local g, seats, spare_rolls, spare_values, touched = g, seats, spare_rolls, spare_values, touched
+      local bot_hook, roll_hook, random, raw_set = bot_hook, roll_hook, random, raw_set
+      local count, sides, modifier, notation = count, sides, modifier, notation
+      local moves, rolled = 0, 0
       while not outcome and moves < move_limit do
         moves = moves + 1
         local seat = g.current.seat
@@ -291,7 +296,7 @@ enum FastSimulationDriver {
         if bot_hook then
           local choice = bot_hook(g, p)
           if outcome then fallback() end
-          if choice ~= nil and choice ~= "roll" then
+          if choice ~= "roll" and choice ~= nil then
             local actions = rawget(rules_table, "actions")
             local action = type(actions) == "table" and type(choice) == "string" and rawget(actions, choice) or nil
             if type(action) ~= "function" then fallback() end
@@ -301,7 +306,7 @@ enum FastSimulationDriver {
             if pending then drain() end
             goto next_move
           end
-          seat = g.current.seat
+          seat = g.current.seat   -- (a bot may have changed it: play reads it again)
           p = seats[seat]
           if not p then fallback() end
         end
@@ -309,20 +314,20 @@ enum FastSimulationDriver {
           -- The roll: into the one of the player's two roll tables that is not their last
           -- roll (as the prelude's deliver_roll does), its own fields written in place.
           local previous = p.last_roll
-          local k = 2 * seat - 1
+          local k = seat + seat - 1
           local r = spare_rolls[k]
           if r == previous then k = k + 1; r = spare_rolls[k] end
           local values = spare_values[k]
-          if touched[r] or touched[values] then make_fresh(r, values) end
-          if notation then
-            local drawn, total = dice_values(notation)
-            fill_from(r, values, drawn, total)
-          elseif count == 1 then
+          if touched[1] and (touched[r] or touched[values]) then make_fresh(r, values) end
+          if count == 1 and not notation then
             local v = random(sides)
             values[1] = v
             r.value = v
             r.total = v + modifier
             r.doubles = false
+          elseif notation then
+            local drawn, total = dice_values(notation)
+            fill_from(r, values, drawn, total)
           else
             local first = random(sides)
             values[1] = first
@@ -340,20 +345,27 @@ enum FastSimulationDriver {
           r.values = values
           r.flag = "ok"
           r.ok = true
-          -- (previous is absent here unless a hook left it: then r is in `touched`, below)
-          if previous ~= nil then raw_set(r, "previous", previous) end
-          rolls = rolls + 1
+          -- previous is absent here unless a hook left it (then r is in `touched`, below);
+          -- a script may have made a player's last_roll false, which play passes on.
+          if previous then
+            raw_set(r, "previous", previous)
+          elseif previous == false then
+            raw_set(r, "previous", false)
+            touched[r], touched[1] = true, true
+          end
+          rolled = rolled + 1
           roll_hook(g, p, r)
           if r.ok then
-            if previous ~= nil or touched[r] then r.previous = nil end
+            if previous or touched[1] then r.previous = nil end
             p.last_roll = r
           else
-            touched[r] = true -- its previous stays, so it is emptied before its next fill
+            touched[r], touched[1] = true, true -- its previous stays: emptied before its next fill
           end
           if pending then drain() end
         end
         ::next_move::
       end
+      rolls = rolled
     end
 
     local function enter()
@@ -392,6 +404,7 @@ enum FastSimulationDriver {
       end
       -- Fresh roll tables: a call a game stopped may have left one half written.
       for k = 1, 2 * n do make_fresh(spare_rolls[k], spare_values[k]) end
+      if not touched[Roll] then reset(touched) end
       template_params, rules_table = plan.params, plan.rules
       setup_hook, turn_hook, roll_hook, bot_hook = plan.setup, plan.turn, plan.roll, plan.bot
       log.done, log.stopped, logged = 0, false, 0
