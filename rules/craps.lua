@@ -23,20 +23,24 @@ local function legal_ante(g, p, wanted)
 end
 
 local function settle(g, p, won)
+  local state, params, ante = g.state, g.params, p.ante
   if won then
-    p.balance = p.balance + p.ante
-    g:say("%s wins $%d (balance $%d)", p.name, p.ante, p.balance)
+    p.balance = p.balance + ante
+    g:say("%s wins $%d (balance $%d)", p.name, ante, p.balance)
+    g:record("won", ante)
   else
-    p.balance = p.balance - p.ante
-    g:say("%s loses $%d (balance $%d)", p.name, p.ante, p.balance)
+    p.balance = p.balance - ante
+    g:say("%s loses $%d (balance $%d)", p.name, ante, p.balance)
+    g:record("lost", ante)
   end
-  g:record(won and "won" or "lost", p.ante)
-  g.state.point = "off"
-  g.state.decisions = g.state.decisions + 1
-  if g.params.rounds > 0 and g.state.decisions >= g.params.rounds then
-    local best = nil
-    for _, q in ipairs(g.players) do
-      if q.balance > g.params.balance and (best == nil or q.balance > best.balance) then best = q end
+  state.point = "off"
+  local decisions = state.decisions + 1
+  state.decisions = decisions
+  if params.rounds > 0 and decisions >= params.rounds then
+    local best, players = nil, g.players
+    for i = 1, #players do
+      local q = players[i]
+      if q.balance > params.balance and (best == nil or q.balance > best.balance) then best = q end
     end
     if best then g:win(best) else g:draw() end
     return
@@ -64,7 +68,7 @@ function craps.setup(g)
 end
 
 function craps.turn(g, p)
-  g:say("%s to roll, ante $%d, point %s", p.name, p.ante, tostring(g.state.point))
+  g:say("%s to roll, ante $%d, point %s", p.name, p.ante, g.state.point) -- %s formats any value
 end
 
 function craps.roll(g, p, r)
@@ -73,21 +77,24 @@ function craps.roll(g, p, r)
     g:say("the roll did not count (%s): roll again", r.flag)
     return
   end
-  g.state.dice[1], g.state.dice[2] = r.values[1], r.values[2] -- in place: no table per roll
-  g.state.total = r.total
-  local point = g.state.point
+  -- Read once into locals: each g.state.x is two table lookups.
+  local state, values, total = g.state, r.values, r.total
+  local dice = state.dice
+  dice[1], dice[2] = values[1], values[2] -- in place: no table per roll
+  state.total = total
+  local point = state.point
   if point == "off" then
-    if r.total == 7 or r.total == 11 then
+    if total == 7 or total == 11 then
       settle(g, p, true)
-    elseif r.total == 2 or r.total == 3 or r.total == 12 then
+    elseif total == 2 or total == 3 or total == 12 then
       settle(g, p, false)
     else
-      g.state.point = r.total
-      g:say("the point is %d", r.total)
+      state.point = total
+      g:say("the point is %d", total)
     end
-  elseif r.total == point then
+  elseif total == point then
     settle(g, p, true)
-  elseif r.total == 7 then
+  elseif total == 7 then
     settle(g, p, false)
   else
     g:say("point %d, roll again", point)

@@ -22,16 +22,18 @@ function pig.turn(g, p)
 end
 
 function pig.roll(g, p, r)
-  if r.value == 1 then
-    g:say("%s rolled %s and loses %d", p.name, r, g.state.turn_total)
+  local state, value = g.state, r.value -- read once: each g.state.x is two lookups
+  if value == 1 then
+    g:say("%s rolled %s and loses %d", p.name, r, state.turn_total)
     led.blink(led.ALL, "red", LOST)
     g:next_turn()
     return
   end
-  g.state.turn_total = g.state.turn_total + r.value
-  led.blink(led.face(r.value), "green", GAINED)
-  if p.score + g.state.turn_total >= g.params.target then
-    p.score = p.score + g.state.turn_total
+  local total = state.turn_total + value
+  state.turn_total = total
+  led.blink(led.face(value), "green", GAINED)
+  if p.score + total >= g.params.target then
+    p.score = p.score + total
     g:win(p)
   end
 end
