@@ -5,7 +5,7 @@
 RULES ?= rules/race.lua
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: deps build play test test-browser loadtest serve bench clean fuzz fuzz-build fuzz-smoke fuzz-crashes example test-example
+.PHONY: deps build play test test-browser loadtest serve bench bench-instructions clean fuzz fuzz-build fuzz-smoke fuzz-crashes example test-example
 
 deps:
 	@bash scripts/ensure-deps.sh
@@ -57,6 +57,12 @@ test-example: deps
 bench: deps
 	swift build -c release $(SWIFT_BUILD_FLAGS)
 	bash bench/run.sh
+
+# Instructions per simulated game (callgrind): the figure a shared machine repeats exactly.
+# DICEHOST_BEFORE=old/dicehost[,other] adds older binaries to the table.
+bench-instructions: deps
+	swift build -c release $(SWIFT_BUILD_FLAGS)
+	python3 bench/instructions.py
 
 # Fuzzing (libFuzzer; see fuzz/README.md): a separate package in fuzz/, built with its own
 # scratch folder so the builds above are untouched. `make fuzz FUZZ_SECONDS=600`,

@@ -89,6 +89,7 @@ def main():
         pig_rows.append(("dicehost sim (DICEHOST_BEFORE)", pig_before, BEFORE))
     pig_rows += [
         ("plain Lua loop (bench/pig_inline.lua)", median(lambda: printed_rate(["lua5.4", "bench/pig_inline.lua", "200000"])), ""),
+        ("rules under a bare Lua host (pig_rules_bare)", median(lambda: printed_rate(["lua5.4", "bench/pig_rules_bare.lua", "20000"])), ""),
         ("plain Python loop (bench/pig.py)", median(lambda: printed_rate([sys.executable, "bench/pig.py", "20000"])), ""),
         ("OpenSpiel pig from Python (pig_openspiel.py)",
          median(lambda: printed_rate([python, "bench/pig_openspiel.py", "5000"])) if python else None, why or ""),

@@ -168,11 +168,11 @@ static void clua_sim_colour(lua_State *L, int index) {
     for (int i = 1; i < 7; i++) if (!isxdigit((unsigned char)text[i])) clua_sim_fallback(L);
 }
 
-/* An option of an LED command's table, read raw. */
+/* An option of an LED command's table, read raw (left on the stack: the caller's
+   return drops it). */
 static void clua_sim_option(lua_State *L, int options, int key, lua_Integer low, lua_Integer high) {
     lua_pushvalue(L, lua_upvalueindex(key));
     if (lua_rawget(L, options) != LUA_TNIL) clua_sim_whole(L, -1, low, high);
-    lua_pop(L, 1);
 }
 
 static int clua_sim_led_face(lua_State *L) {

@@ -96,7 +96,7 @@ enum FastSimulationDriver {
       local seat
       if p == nil then
         local current = 0
-        local c = rawget(g, "current")
+        local c = g.current -- (raw: g's metatable is SimG, which has no `current`)
         if type(c) == "table" then
           local s = rawget(c, "seat")
           if math_type(s) == "integer" then
