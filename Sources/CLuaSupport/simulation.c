@@ -191,10 +191,16 @@ static int clua_sim_led_faces(lua_State *L) {
     return 1;
 }
 
-static int clua_sim_led_set(lua_State *L) {
-    clua_sim_charge(L);
+/* The charge and the (mask, colour) every lighting command starts with. */
+static const clua_sim_led_limits *clua_sim_lighting(lua_State *L) {
+    const clua_sim_led_limits *limits = clua_sim_charge(L);
     clua_sim_whole(L, 1, 0, 63);
     clua_sim_colour(L, 2);
+    return limits;
+}
+
+static int clua_sim_led_set(lua_State *L) {
+    clua_sim_lighting(L);
     return 0;
 }
 
@@ -205,9 +211,7 @@ static int clua_sim_led_off(lua_State *L) {
 }
 
 static int clua_sim_led_blink(lua_State *L) {
-    const clua_sim_led_limits *limits = clua_sim_charge(L);
-    clua_sim_whole(L, 1, 0, 63);
-    clua_sim_colour(L, 2);
+    const clua_sim_led_limits *limits = clua_sim_lighting(L);
     int kind = lua_type(L, 3);
     if (kind == LUA_TNONE || kind == LUA_TNIL) return 0;
     if (kind != LUA_TTABLE) clua_sim_fallback(L);
@@ -219,9 +223,7 @@ static int clua_sim_led_blink(lua_State *L) {
 }
 
 static int clua_sim_led_fade(lua_State *L) {
-    const clua_sim_led_limits *limits = clua_sim_charge(L);
-    clua_sim_whole(L, 1, 0, 63);
-    clua_sim_colour(L, 2);
+    const clua_sim_led_limits *limits = clua_sim_lighting(L);
     int kind = lua_type(L, 3);
     if (kind == LUA_TTABLE) clua_sim_option(L, 3, KEY_MS, 0, limits->led_ms);
     else if (kind != LUA_TNONE && kind != LUA_TNIL) clua_sim_whole(L, 3, 0, limits->led_ms);
