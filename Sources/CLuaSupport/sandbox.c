@@ -18,18 +18,53 @@ int clua_format(lua_State *L);
 ** Guards
 ** ------------------------------------------------------------------------------- */
 
-// A watched table (a fast simulation's roll tables, see FastSimulationDriver.swift) has
-// a metatable with the raw field __dicehost_watch: a table in which writes that bypass
-// __newindex (rawset) mark it (watch[t] = true, and watch[1] = true: some table is). Pushes that field's value if `index` is watched.
+// Watched tables: a fast simulation's roll tables (FastSimulationDriver.swift) carry
+// metatables the driver registers here (clua_watch_metatable): a weak-keyed registry
+// table maps each such metatable to {touched, shows}. Writes that bypass __newindex
+// (rawset) mark the table in `touched` (touched[t] = true, and touched[1] = true: some
+// table is); getmetatable answers `shows` (what play would); setmetatable refuses. Only
+// the host registers: a script cannot make a table look watched.
+static const char clua_watch_registry = 'w';
+
+/* Pushes the {touched, shows} entry of the value at `index` if its metatable is watched. */
 static int clua_push_watch(lua_State *L, int index) {
     if (lua_type(L, index) != LUA_TTABLE || !lua_getmetatable(L, index)) return 0;
-    lua_pushliteral(L, "__dicehost_watch");
-    if (lua_rawget(L, -2) == LUA_TTABLE) {
-        lua_remove(L, -2);
-        return 1;
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &clua_watch_registry) != LUA_TTABLE) {
+        lua_pop(L, 2);
+        return 0;
     }
-    lua_pop(L, 2);
-    return 0;
+    lua_insert(L, -2);                      /* registry, metatable */
+    if (lua_rawget(L, -2) != LUA_TTABLE) {
+        lua_pop(L, 2);
+        return 0;
+    }
+    lua_remove(L, -2);
+    return 1;
+}
+
+void clua_watch_metatable(lua_State *L, int metatable, int touched, int shows) {
+    metatable = lua_absindex(L, metatable);
+    touched = lua_absindex(L, touched);
+    shows = lua_absindex(L, shows);
+    luaL_checkstack(L, 4, "watch");
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &clua_watch_registry) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        lua_createtable(L, 0, 4);
+        lua_createtable(L, 0, 1);
+        lua_pushliteral(L, "k");
+        lua_setfield(L, -2, "__mode");
+        lua_setmetatable(L, -2);
+        lua_pushvalue(L, -1);
+        lua_rawsetp(L, LUA_REGISTRYINDEX, &clua_watch_registry);
+    }
+    lua_pushvalue(L, metatable);
+    lua_createtable(L, 2, 0);
+    lua_pushvalue(L, touched);
+    lua_rawseti(L, -2, 1);
+    lua_pushvalue(L, shows);
+    lua_rawseti(L, -2, 2);
+    lua_rawset(L, -3);
+    lua_pop(L, 1);
 }
 
 // rawset marks a watched table before it writes, so the simulation sees every field a
@@ -39,31 +74,26 @@ static int clua_rawset(lua_State *L) {
     luaL_checkany(L, 2);
     luaL_checkany(L, 3);
     lua_settop(L, 3);
-    if (clua_push_watch(L, 1)) {            /* watch[t] = true, watch[1] = true (some table is) */
+    if (clua_push_watch(L, 1) && lua_rawgeti(L, -1, 1) == LUA_TTABLE) {   /* touched[t], touched[1] */
         lua_pushvalue(L, 1);
         lua_pushboolean(L, 1);
         lua_rawset(L, -3);
         lua_pushboolean(L, 1);
         lua_rawseti(L, -2, 1);
-        lua_settop(L, 3);
     }
+    lua_settop(L, 3);
     lua_rawset(L, 1);
     return 1;
 }
 
-// getmetatable of a watched table answers what play would: the metatable's raw field
-// __dicehost_shows (Roll for a roll, nothing for its values).
+// getmetatable of a watched table answers what play would (Roll for a roll, nothing for
+// its values).
 static int clua_getmetatable(lua_State *L) {
     luaL_checkany(L, 1);
     lua_settop(L, 1);
-    if (lua_type(L, 1) == LUA_TTABLE && lua_getmetatable(L, 1)) {
-        lua_pushliteral(L, "__dicehost_watch");
-        if (lua_rawget(L, -2) != LUA_TNIL) {
-            lua_pushliteral(L, "__dicehost_shows");
-            lua_rawget(L, -3);
-            return 1;
-        }
-        lua_settop(L, 1);
+    if (clua_push_watch(L, 1)) {
+        lua_rawgeti(L, -1, 2);
+        return 1;
     }
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_insert(L, 1);

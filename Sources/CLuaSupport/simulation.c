@@ -96,6 +96,16 @@ static int clua_sim_setmetatable(lua_State *L) {
     return 0;
 }
 
+/// watch(metatable, touched, shows): registers a metatable of the driver's as watched
+/// (see sandbox.c: rawset marks, getmetatable shows `shows`, setmetatable refuses).
+static int clua_sim_watch(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    lua_settop(L, 3);
+    clua_watch_metatable(L, 1, 2, 3);
+    return 0;
+}
+
 static void clua_empty(lua_State *L, int table) {
     lua_pushnil(L);
     while (lua_next(L, table)) {            /* clearing fields during traversal is allowed */
@@ -471,7 +481,7 @@ void clua_push_simulation_functions(lua_State *L) {
         {"next_game", clua_sim_next_game}, {"random", clua_sim_random}, {"rawset", clua_sim_rawset},
         {"setmetatable", clua_sim_setmetatable}, {"reset", clua_sim_reset}, {"tally", clua_sim_tally},
         {"tally_log", clua_sim_tally_log}, {"led_functions", clua_sim_led_functions},
-        {"new_game", clua_sim_new_game}, {NULL, NULL},
+        {"new_game", clua_sim_new_game}, {"watch", clua_sim_watch}, {NULL, NULL},
     };
     luaL_newlib(L, functions);
 }

@@ -9,24 +9,28 @@
 /// so a fast game either equals the reference or is replaced by it.
 ///
 /// Text (`g:say`, `g:emit`) and LED commands are counted no-ops: no simulation reads them,
-/// but their cost is still charged, so a game passes its budget as it would in play.
+/// but their cost is still charged, so a game passes its budget as it would in play
+/// (LED commands and `g:say` are C functions, CLuaSupport/simulation.c; `g:emit` of a
+/// table goes to the host, whose rendering calls the table's __tostring).
 /// The tables of a game (g, players, state, params) are made once per worker and emptied
-/// for each game. Roll tables are reused as the prelude reuses them in play (two per
-/// player, see `deliver_roll`), but refilled in place: a roll's own fields are written
-/// over, and the table is emptied first only when a hook added a field to it. A hook
-/// cannot add one unseen: roll and values tables carry a watching metatable here (its
-/// `__newindex`, and the sandbox's `rawset`, mark the table; `getmetatable` shows what
-/// play shows and `setmetatable` refuses, see CLuaSupport/sandbox.c), and the prelude's
-/// `Roll`, which gives rolls their methods, is checked unchanged before and after each
-/// call. Each finished game is written to the block's log (outcome, rolls, turns, its
-/// records); the host counts the log in C, up to `log.done`, so a call stopped anywhere
-/// counts whole games only.
+/// for each game (in C). Roll tables are reused as the prelude reuses them in play (two
+/// per player, see `deliver_roll`), but refilled in place: a roll's own fields are
+/// written over, and the table is emptied first only when a hook added a field to it. A
+/// hook cannot add one unseen: roll and values tables carry a watching metatable here,
+/// registered with the sandbox (its `__newindex`, and the sandbox's `rawset`, mark the
+/// table; `getmetatable` shows what play shows and `setmetatable` refuses, see
+/// CLuaSupport/sandbox.c). The prelude's `Roll`, which gives rolls their methods, must
+/// hold only its own two fields when a call starts, carries a watching metatable while
+/// the driver plays, and is checked unchanged after each game. Each finished game is
+/// written to the block's log (outcome, rolls, turns, its records); the host counts the
+/// log in C, up to `log.done`, so a call stopped anywhere counts whole games only.
 ///
 /// The hot path calls no C function it can avoid: checks are table lookups and integer
 /// operations (`x | 0` raises for anything that is not a whole number, which sends the
-/// game to the host). It reads `g.current`, a player's `seat` and `last_roll` with plain
-/// indexing where the host reads raw: the same unless a script deletes such a field and
-/// gives the table a metatable whose __index supplies it.
+/// game to the host). It reads `g.current` and a player's `seat` with plain indexing
+/// where the host reads raw: the same unless a script deletes such a field and gives the
+/// table a metatable whose __index supplies it (`last_roll`, absent before a player's
+/// first roll, is read raw unless it is one of the player's own two rolls).
 ///
 /// It runs in the sandbox with chunk name "dicehost-simulation".
 enum FastSimulationDriver {
@@ -87,6 +91,8 @@ enum FastSimulationDriver {
     SimG.say = sim_led.say
     sim_led.say = nil
     function SimG:emit(name, data)
+      -- (a table is rendered by the prelude, whose __tostring calls can do anything)
+      if type(data) == "table" then fallback() end
       if data ~= nil then data = tostring(data) end
       charged = charged + HOST
       if type(name) ~= "string" then fallback() end
@@ -211,16 +217,18 @@ enum FastSimulationDriver {
       touched[1] = true
       raw_set(t, k, v)
     end
-    local RollWatch = {__index = Roll, __tostring = Roll.__tostring, __newindex = watch,
-                       __dicehost_watch = touched, __dicehost_shows = Roll}
-    local ValuesWatch = {__newindex = watch, __dicehost_watch = touched}
+    local RollWatch = {__index = Roll, __tostring = Roll.__tostring, __newindex = watch}
+    local ValuesWatch = {__newindex = watch}
+    native.watch(RollWatch, touched, Roll)
+    native.watch(ValuesWatch, touched, nil)
     -- Roll, the prelude's metatable of rolls, is reachable (getmetatable(r) gives it) and a
     -- script that changes it changes every roll in play. While the driver plays, Roll
     -- carries a watching metatable too (shown as none), so a field added to it is seen, and
     -- its own two fields are compared after each game: a game that changed Roll goes to the
     -- host, and so does every game after it.
     local ROLL_INDEX, ROLL_TOSTRING = Roll.__index, Roll.__tostring
-    local RollGuard = {__newindex = watch, __dicehost_watch = touched}
+    local RollGuard = {__newindex = watch}
+    native.watch(RollGuard, touched, nil)
     local function roll_unchanged()
       return not touched[Roll] and Roll.__index == ROLL_INDEX and Roll.__tostring == ROLL_TOSTRING
     end
@@ -316,6 +324,9 @@ enum FastSimulationDriver {
           local previous = p.last_roll
           local k = seat + seat - 1
           local r = spare_rolls[k]
+          -- Play reads it raw: a plain read differs only for a player whose metatable
+          -- supplies last_roll, and then it is not one of the player's own two rolls.
+          if previous ~= nil and previous ~= r and previous ~= spare_rolls[k + 1] then previous = rawget(p, "last_roll") end
           if r == previous then k = k + 1; r = spare_rolls[k] end
           local values = spare_values[k]
           if touched[1] and (touched[r] or touched[values]) then make_fresh(r, values) end
@@ -380,6 +391,11 @@ enum FastSimulationDriver {
     local function leave()
       set_sim(nil)
       set_metatable(Roll, nil)
+      -- A roll a script kept past the study is a plain roll again (as in play).
+      for k = 1, #spare_rolls do
+        set_metatable(spare_rolls[k], Roll)
+        set_metatable(spare_values[k], nil)
+      end
       for name, f in raw_next, host_led do raw_set(led, name, f) end
     end
 
@@ -409,6 +425,11 @@ enum FastSimulationDriver {
       setup_hook, turn_hook, roll_hook, bot_hook = plan.setup, plan.turn, plan.roll, plan.bot
       log.done, log.stopped, logged = 0, false, 0
       if type(roll_hook) ~= "function" or not roll_unchanged() then fallback() end
+      -- A script that gave Roll more (a __len, an __eq, a field) changed every roll in
+      -- play; RollWatch has only Roll's own two: such a study is played by the host.
+      for k in raw_next, Roll do
+        if k ~= "__index" and k ~= "__tostring" then fallback() end
+      end
       enter()
       local seed, move_limit = plan.seed, plan.move_limit
       local _, started = next_game(-1, 0, seed, first)

@@ -167,6 +167,50 @@ import Testing
         try expectPlayAutoResult(rulesFile: path, players: ["Ann", "Bob"], params: [], games: 200, seed: 21)
     }
 
+    /// What a script does around its rolls that the fast path cannot see by itself - Roll
+    /// given a metamethod when the script loads, a table emitted whose __tostring draws
+    /// from the generator, a player whose metatable supplies last_roll - still gives
+    /// play's numbers (those games are the host's).
+    @Test(arguments: [
+        """
+        local R = getmetatable(dice.roll("1d6"))
+        R.__len = function() return 42 end
+        function r.roll(g, p, roll) g:record("len", #roll); if roll.value == 6 then g:win(p) else g:next_turn() end end
+        """,
+        """
+        local noisy = setmetatable({}, {__tostring = function() math.random(6); return "n" end})
+        function r.roll(g, p, roll) g:emit("e", {noisy}); if roll.value == 6 then g:win(p) else g:next_turn() end end
+        """,
+        """
+        function r.setup(g) for _, p in ipairs(g.players) do setmetatable(p, {__index = {last_roll = {value = 100}}}) end end
+        function r.roll(g, p, roll) g:record("prev", roll.previous and roll.previous.value or 0); if roll.value == 6 then g:win(p) else g:next_turn() end end
+        """,
+    ])
+    func scriptsAroundTheirRollsGetPlaysNumbers(body: String) throws {
+        let path = try temporaryRules("local r = rules { name = \"Around\", players = {2, 2}, dice = \"1d6\" }\n\(body)\nreturn r\n")
+        try expectPlayAutoResult(rulesFile: path, players: ["Ann", "Bob"], params: [], games: 120, seed: 3)
+    }
+
+    /// In play, a script's own metatable is its own, whatever fields it has: the sandbox
+    /// treats only the metatables a simulation registers as watched.
+    @Test func aScriptCannotMakeATableLookWatched() throws {
+        let path = try temporaryRules("""
+            local r = rules { name = "Forge", players = {1, 1}, dice = "1d6" }
+            function r.roll(g, p, roll)
+              local mt = {__dicehost_watch = {}, __dicehost_shows = "shown"}
+              local t = setmetatable({}, mt)
+              rawset(t, "x", 1)
+              g:say("same %s, marked %s, again %s", tostring(getmetatable(t) == mt), tostring(next(mt.__dicehost_watch) ~= nil),
+                    tostring(pcall(setmetatable, t, nil)))
+            end
+            return r
+            """)
+        let game = try Game(rulesFile: path, players: ["Ann"], seed: 1)
+        try game.roll(values: [2])
+        let said = game.events.map(\.description).filter { $0.hasPrefix("say") }
+        #expect(said == ["say same true, marked false, again true"])
+    }
+
     /// The fast path plays the shipped games itself: the move-by-move reference is for
     /// games it cannot play, not the way every game goes (which would be exact, and slow).
     /// (Yacht is not here: its bot keeps dice, `{"roll", keep...}`, which only the host does.)

@@ -151,6 +151,9 @@ void clua_wrap_top(lua_State *L, const char *which);
 void clua_push_sandbox_function(lua_State *L, const char *which);
 /// Pushes load over the real load (below the top) and the sandbox (on top).
 void clua_push_sandboxed_load(lua_State *L);
+/// Registers a metatable (at index `metatable`) as watched: the sandbox's rawset marks
+/// tables that have it in `touched`, getmetatable answers `shows`, setmetatable refuses.
+void clua_watch_metatable(lua_State *L, int metatable, int touched, int shows);
 /// Whether clua_wrap_top has a guarded version of `which` ("tostring", "string.rep", ...).
 int clua_has_wrapper(const char *which);
 /// Names every C function in the table at `table` (library.name), so that ordering
