@@ -379,6 +379,27 @@ enum FastSimulationDriver {
       rolls = rolled
     end
 
+    -- What a script may have changed that the driver replaces while it plays: G's methods
+    -- (getmetatable(g) gives G; the driver calls its own) and the led functions (the
+    -- driver puts its own in the led table). Either changed - before a call, or during
+    -- one - and the host plays the games.
+    local G_made, led_made = runtime.G_made, runtime.led_made
+    local function g_unchanged()
+      local fields = 0
+      for k, v in raw_next, G do
+        if G_made[k] ~= v then return false end
+        fields = fields + 1
+      end
+      for _ in raw_next, G_made do fields = fields - 1 end
+      return fields == 0
+    end
+    local function led_is(functions)
+      for name in raw_next, sim_led do
+        if rawget(led, name) ~= functions[name] then return false end
+      end
+      return true
+    end
+
     local function enter()
       set_sim(sim)
       set_metatable(Roll, RollGuard)
@@ -391,12 +412,16 @@ enum FastSimulationDriver {
     local function leave()
       set_sim(nil)
       set_metatable(Roll, nil)
+      -- (a function a script put in the led table while the driver played stays)
+      for name, f in raw_next, host_led do
+        if rawget(led, name) == sim_led[name] then raw_set(led, name, f) end
+      end
+      host_led = {}
       -- A roll a script kept past the study is a plain roll again (as in play).
       for k = 1, #spare_rolls do
         set_metatable(spare_rolls[k], Roll)
         set_metatable(spare_values[k], nil)
       end
-      for name, f in raw_next, host_led do raw_set(led, name, f) end
     end
 
     -- play(plan, first, last) -> log: plays games first..last-1 into the block's log, and
@@ -430,6 +455,7 @@ enum FastSimulationDriver {
       for k in raw_next, Roll do
         if k ~= "__index" and k ~= "__tostring" then fallback() end
       end
+      if not g_unchanged() or not led_is(led_made) then fallback() end
       enter()
       local seed, move_limit = plan.seed, plan.move_limit
       local _, started = next_game(-1, 0, seed, first)
@@ -451,6 +477,8 @@ enum FastSimulationDriver {
         log.done = at
         if logged > MAX_LOGGED then break end
       end
+      -- G or the led functions changed during the call: its games are the host's.
+      if not g_unchanged() or not led_is(sim_led) then log.done, log.stopped = 0, true end
       leave()
       return log
     end

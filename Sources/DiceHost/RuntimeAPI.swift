@@ -36,6 +36,11 @@ extension Game {
         for name in ["rules", "timer", "cards", "dice"] { lua.set(globals, .string(name), lua.get(exports, .string(name))) }
         let led = lua.register(library: "led", ledFunctions())
         lua.set(led, "ALL", .integer(63))
+        // The led functions as the host made them, before any script could replace one
+        // (a fast simulation leaves a study whose script did to the host).
+        let ledMade = lua.newTable()
+        for (name, function) in lua.entries(led) where function.typeName == "function" { lua.set(ledMade, name, function) }
+        lua.set(exports, "led_made", .table(ledMade))
         try installDeviceLibraries()
         let (snapshot, restore) = lua.snapshotFunctions()
         var api = RuntimeAPI(newGame: lua.get(exports, "new_game"),

@@ -299,6 +299,8 @@ enum RuntimePrelude {
       set_quiet = set_quiet,
       -- for the fast simulation driver
       set_sim = set_sim, G = G, Roll = Roll, Timer = Timer, dice_values = host.dice_values, raw_next = raw_next,
+      -- G as the prelude made it, before any script could change it (getmetatable(g) gives G)
+      G_made = (function() local copy = {} for k, v in raw_next, G do copy[k] = v end return copy end)(),
       fill_roll = function(r, into, values, total, previous) fill_roll(r, into, values, total, "ok", previous) end,
     }
     """#

@@ -169,8 +169,9 @@ import Testing
 
     /// What a script does around its rolls that the fast path cannot see by itself - Roll
     /// given a metamethod when the script loads, a table emitted whose __tostring draws
-    /// from the generator, a player whose metatable supplies last_roll - still gives
-    /// play's numbers (those games are the host's).
+    /// from the generator, g's methods patched through getmetatable(g), an led function
+    /// wrapped, a player whose metatable supplies last_roll - still gives play's numbers
+    /// (those games are the host's).
     @Test(arguments: [
         """
         local R = getmetatable(dice.roll("1d6"))
@@ -180,6 +181,22 @@ import Testing
         """
         local noisy = setmetatable({}, {__tostring = function() math.random(6); return "n" end})
         function r.roll(g, p, roll) g:emit("e", {noisy}); if roll.value == 6 then g:win(p) else g:next_turn() end end
+        """,
+        """
+        function r.setup(g)
+          local G = getmetatable(g)
+          if not G.patched then
+            local record = G.record
+            G.record = function(self, name, v) return record(self, name, v * 2) end
+            G.patched = true
+          end
+        end
+        function r.roll(g, p, roll) g:record("v", roll.value); if roll.value == 6 then g:win(p) else g:next_turn() end end
+        """,
+        """
+        local blink = led.blink
+        led.blink = function(mask, colour, options) math.random(6); return blink(mask, colour, options) end
+        function r.roll(g, p, roll) led.blink(led.face(roll.value), "green"); if roll.value == 6 then g:win(p) else g:next_turn() end end
         """,
         """
         function r.setup(g) for _, p in ipairs(g.players) do setmetatable(p, {__index = {last_roll = {value = 100}}}) end end
