@@ -7,7 +7,6 @@
 #include <string.h>
 
 void clua_install_hook(lua_State *L, int every);
-int clua_math_random(lua_State *L);
 int clua_math_randomseed(lua_State *L);
 int clua_pairs(lua_State *L);
 int clua_next(lua_State *L);
@@ -67,13 +66,18 @@ void clua_watch_metatable(lua_State *L, int metatable, int touched, int shows) {
     lua_pop(L, 1);
 }
 
-// rawset marks a watched table before it writes, so the simulation sees every field a
-// script adds to a roll, however it adds it.
-static int clua_rawset(lua_State *L) {
+int clua_plain_rawset(lua_State *L) {
     luaL_checktype(L, 1, LUA_TTABLE);
     luaL_checkany(L, 2);
     luaL_checkany(L, 3);
     lua_settop(L, 3);
+    lua_rawset(L, 1);
+    return 1;
+}
+
+// rawset marks a watched table before it writes, so the simulation sees every field a
+// script adds to a roll, however it adds it.
+static int clua_rawset(lua_State *L) {
     if (clua_push_watch(L, 1) && lua_rawgeti(L, -1, 1) == LUA_TTABLE) {   /* touched[t], touched[1] */
         lua_pushvalue(L, 1);
         lua_pushboolean(L, 1);
@@ -81,9 +85,7 @@ static int clua_rawset(lua_State *L) {
         lua_pushboolean(L, 1);
         lua_rawseti(L, -2, 1);
     }
-    lua_settop(L, 3);
-    lua_rawset(L, 1);
-    return 1;
+    return clua_plain_rawset(L);
 }
 
 // getmetatable of a watched table answers what play would (Roll for a roll, nothing for

@@ -1,9 +1,10 @@
 // Why this file: a simulation plays whole games inside one Lua call (the driver in
 // FastSimulationDriver.swift), and the little it needs per game and per roll is C: seeding
 // the game's generator as the host seeds it, holding each game against the input budget
-// (its charges, and its time as an upper bound on its instructions), drawing a die from
-// the game's generator, raw writes the sandbox no longer offers (its rawset and
-// setmetatable watch roll tables), emptying the tables a worker reuses from game to game,
+// (its charges, and its time as an upper bound on its instructions), the plain
+// setmetatable the sandbox no longer offers (its setmetatable refuses watched roll
+// tables; the plain rawset and the die, math.random, come from sandbox.c and random.c),
+// emptying the tables a worker reuses from game to game,
 // and counting a block's log of games. Argument errors raise, which only C may do.
 #include "CLuaSupport.h"
 #include <ctype.h>
@@ -67,25 +68,6 @@ static int clua_sim_next_game(lua_State *L) {
     return 2;
 }
 
-/// random(sides) -> a die of `sides` faces from the game's generator, drawn as the host
-/// draws one (and as the sandbox's math.random(sides) does).
-static int clua_sim_random(lua_State *L) {
-    lua_Integer sides = luaL_checkinteger(L, 1);
-    luaL_argcheck(L, sides >= 1, 1, "sides must be at least 1");
-    lua_pushinteger(L, (lua_Integer)clua_random_below_or_equal(clua_ctx(L), (uint64_t)(sides - 1)) + 1);
-    return 1;
-}
-
-/// rawset(t, k, v): the plain raw write (the sandbox's rawset also marks watched tables).
-static int clua_sim_rawset(lua_State *L) {
-    luaL_checktype(L, 1, LUA_TTABLE);
-    luaL_checkany(L, 2);
-    luaL_checkany(L, 3);
-    lua_settop(L, 3);
-    lua_rawset(L, 1);
-    return 0;
-}
-
 /// setmetatable(t, mt): the plain one (the sandbox's refuses watched tables).
 static int clua_sim_setmetatable(lua_State *L) {
     luaL_checktype(L, 1, LUA_TTABLE);
@@ -106,6 +88,7 @@ static int clua_sim_watch(lua_State *L) {
     return 0;
 }
 
+/* Empties the table at `table` (every key, and its metatable), keeping its room. */
 static void clua_empty(lua_State *L, int table) {
     lua_pushnil(L);
     while (lua_next(L, table)) {            /* clearing fields during traversal is allowed */
@@ -114,6 +97,8 @@ static void clua_empty(lua_State *L, int table) {
         lua_pushnil(L);
         lua_rawset(L, table);
     }
+    lua_pushnil(L);
+    lua_setmetatable(L, table);
 }
 
 /// reset(t): empties a table the driver reuses (every key, and its metatable), keeping
@@ -122,8 +107,6 @@ static int clua_sim_reset(lua_State *L) {
     luaL_checktype(L, 1, LUA_TTABLE);
     lua_settop(L, 1);
     clua_empty(L, 1);
-    lua_pushnil(L);
-    lua_setmetatable(L, 1);
     return 0;
 }
 
@@ -276,18 +259,12 @@ static int clua_sim_new_game(lua_State *L) {
     luaL_checkstack(L, 8, "new_game");
     enum { G = 1, STATE, PARAMS, TEMPLATE, PLAYERS, SEATS, NAMES, META };
     int tables[] = {PLAYERS, PARAMS, STATE, G};
-    for (int i = 0; i < 4; i++) {
-        clua_empty(L, tables[i]);
-        lua_pushnil(L);
-        lua_setmetatable(L, tables[i]);
-    }
+    for (int i = 0; i < 4; i++) clua_empty(L, tables[i]);
     lua_Integer n = (lua_Integer)lua_rawlen(L, SEATS);
     for (lua_Integer i = 1; i <= n; i++) {
         if (lua_rawgeti(L, SEATS, i) != LUA_TTABLE) luaL_error(L, "new_game: seat %I has no table", i);
         int p = lua_gettop(L);
         clua_empty(L, p);
-        lua_pushnil(L);
-        lua_setmetatable(L, p);
         lua_pushliteral(L, "name"); lua_rawgeti(L, NAMES, i); lua_rawset(L, p);
         lua_pushliteral(L, "seat"); lua_pushinteger(L, i); lua_rawset(L, p);
         lua_pushliteral(L, "eliminated"); lua_pushboolean(L, 0); lua_rawset(L, p);
@@ -478,7 +455,7 @@ static int clua_sim_tally_log(lua_State *L) {
 
 void clua_push_simulation_functions(lua_State *L) {
     static const luaL_Reg functions[] = {
-        {"next_game", clua_sim_next_game}, {"random", clua_sim_random}, {"rawset", clua_sim_rawset},
+        {"next_game", clua_sim_next_game}, {"random", clua_math_random}, {"rawset", clua_plain_rawset},
         {"setmetatable", clua_sim_setmetatable}, {"reset", clua_sim_reset}, {"tally", clua_sim_tally},
         {"tally_log", clua_sim_tally_log}, {"led_functions", clua_sim_led_functions},
         {"new_game", clua_sim_new_game}, {"watch", clua_sim_watch}, {NULL, NULL},

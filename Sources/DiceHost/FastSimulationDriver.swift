@@ -227,8 +227,10 @@ enum FastSimulationDriver {
     -- its own two fields are compared after each game: a game that changed Roll goes to the
     -- host, and so does every game after it.
     local ROLL_INDEX, ROLL_TOSTRING = Roll.__index, Roll.__tostring
+    local ROLL_MADE = {__index = ROLL_INDEX, __tostring = ROLL_TOSTRING}
     local RollGuard = {__newindex = watch}
     native.watch(RollGuard, touched, nil)
+    -- After each game: nothing added to Roll, its own two fields as they were.
     local function roll_unchanged()
       return not touched[Roll] and Roll.__index == ROLL_INDEX and Roll.__tostring == ROLL_TOSTRING
     end
@@ -324,10 +326,14 @@ enum FastSimulationDriver {
           local previous = p.last_roll
           local k = seat + seat - 1
           local r = spare_rolls[k]
-          -- Play reads it raw: a plain read differs only for a player whose metatable
-          -- supplies last_roll, and then it is not one of the player's own two rolls.
-          if previous ~= nil and previous ~= r and previous ~= spare_rolls[k + 1] then previous = rawget(p, "last_roll") end
-          if r == previous then k = k + 1; r = spare_rolls[k] end
+          if previous == r then
+            k = k + 1
+            r = spare_rolls[k]
+          elseif previous ~= nil and previous ~= spare_rolls[k + 1] then
+            -- Play reads it raw: a plain read differs only for a player whose metatable
+            -- supplies last_roll, and then it is not one of the player's own two rolls.
+            previous = rawget(p, "last_roll")
+          end
           local values = spare_values[k]
           if touched[1] and (touched[r] or touched[values]) then make_fresh(r, values) end
           if count == 1 and not notation then
@@ -384,13 +390,14 @@ enum FastSimulationDriver {
     -- driver puts its own in the led table). Either changed - before a call, or during
     -- one - and the host plays the games.
     local G_made, led_made = runtime.G_made, runtime.led_made
-    local function g_unchanged()
+    -- Whether table t holds exactly the fields of `made` (raw).
+    local function holds_only(t, made)
       local fields = 0
-      for k, v in raw_next, G do
-        if G_made[k] ~= v then return false end
+      for k, v in raw_next, t do
+        if made[k] ~= v then return false end
         fields = fields + 1
       end
-      for _ in raw_next, G_made do fields = fields - 1 end
+      for _ in raw_next, made do fields = fields - 1 end
       return fields == 0
     end
     local function led_is(functions)
@@ -449,13 +456,12 @@ enum FastSimulationDriver {
       template_params, rules_table = plan.params, plan.rules
       setup_hook, turn_hook, roll_hook, bot_hook = plan.setup, plan.turn, plan.roll, plan.bot
       log.done, log.stopped, logged = 0, false, 0
-      if type(roll_hook) ~= "function" or not roll_unchanged() then fallback() end
       -- A script that gave Roll more (a __len, an __eq, a field) changed every roll in
       -- play; RollWatch has only Roll's own two: such a study is played by the host.
-      for k in raw_next, Roll do
-        if k ~= "__index" and k ~= "__tostring" then fallback() end
+      if type(roll_hook) ~= "function" or touched[Roll] or not holds_only(Roll, ROLL_MADE)
+        or not holds_only(G, G_made) or not led_is(led_made) then
+        fallback()
       end
-      if not g_unchanged() or not led_is(led_made) then fallback() end
       enter()
       local seed, move_limit = plan.seed, plan.move_limit
       local _, started = next_game(-1, 0, seed, first)
@@ -478,7 +484,7 @@ enum FastSimulationDriver {
         if logged > MAX_LOGGED then break end
       end
       -- G or the led functions changed during the call: its games are the host's.
-      if not g_unchanged() or not led_is(sim_led) then log.done, log.stopped = 0, true end
+      if not holds_only(G, G_made) or not led_is(sim_led) then log.done, log.stopped = 0, true end
       leave()
       return log
     end

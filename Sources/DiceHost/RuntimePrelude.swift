@@ -157,8 +157,8 @@ enum RuntimePrelude {
     -- not the player's last roll (which stays its `previous`), emptied first. So a
     -- hook may read a roll, change it, and see it again as the next roll's previous, but
     -- a roll it keeps elsewhere is overwritten two rolls later: scripts keep numbers, not
-    -- rolls. (A simulation makes no table per roll this way; FastSimulationDriver and
-    -- CLuaSupport/simulation.c do the same.)
+    -- rolls. (A simulation makes no table per roll this way; FastSimulationDriver does the
+    -- same, writing a roll's own fields in place.)
     local spare_rolls = setmetatable({}, {__mode = "k"})
     local function fill_roll(r, into, values, total, flag, previous)
       if getmetatable(r) ~= nil and getmetatable(r) ~= Roll then error("a roll table's metatable was changed", 0) end
@@ -301,7 +301,6 @@ enum RuntimePrelude {
       set_sim = set_sim, G = G, Roll = Roll, Timer = Timer, dice_values = host.dice_values, raw_next = raw_next,
       -- G as the prelude made it, before any script could change it (getmetatable(g) gives G)
       G_made = (function() local copy = {} for k, v in raw_next, G do copy[k] = v end return copy end)(),
-      fill_roll = function(r, into, values, total, previous) fill_roll(r, into, values, total, "ok", previous) end,
     }
     """#
 }

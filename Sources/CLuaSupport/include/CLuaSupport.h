@@ -151,6 +151,11 @@ void clua_wrap_top(lua_State *L, const char *which);
 void clua_push_sandbox_function(lua_State *L, const char *which);
 /// Pushes load over the real load (below the top) and the sandbox (on top).
 void clua_push_sandboxed_load(lua_State *L);
+/// rawset(t, k, v) -> t, as Lua's own: the sandbox's rawset is this after it marks a
+/// watched table; a simulation's driver writes its own watched tables with this.
+int clua_plain_rawset(lua_State *L);
+/// math.random as the sandbox has it: draws from the game's generator (random.c).
+int clua_math_random(lua_State *L);
 /// Registers a metatable (at index `metatable`) as watched: the sandbox's rawset marks
 /// tables that have it in `touched`, getmetatable answers `shows`, setmetatable refuses.
 void clua_watch_metatable(lua_State *L, int metatable, int touched, int shows);
