@@ -5,7 +5,7 @@
 RULES ?= rules/race.lua
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: deps build play test test-browser loadtest serve bench bench-instructions clean fuzz fuzz-build fuzz-smoke fuzz-crashes example test-example
+.PHONY: deps build play test check-lua test-browser loadtest serve bench bench-instructions clean fuzz fuzz-build fuzz-smoke fuzz-crashes example test-example
 
 deps:
 	@bash scripts/ensure-deps.sh
@@ -16,12 +16,19 @@ build: deps
 play: build
 	.build/debug/dicehost play $(RULES)
 
-test: deps
+test: deps check-lua
 	swift build --build-tests $(SWIFT_BUILD_FLAGS)
 	swift test --skip-build
 	.build/debug/dicehost test   # rules/tests and every examples/**/tests beside a rule script
 	$(MAKE) test-example
 	$(MAKE) test-browser
+
+# Every shipped .lua file parses: the runtime's Lua halves (compiled into the binary),
+# the shipped games and the example scripts.
+check-lua: deps
+	@files=$$(git ls-files -co --exclude-standard 'Sources/*.lua' 'rules/*.lua' 'examples/*.lua' 'docs/*.lua' 'bench/*.lua'); \
+	for f in $$files; do luac5.4 -p "$$f" || exit 1; done; \
+	echo "check-lua: $$(echo $$files | wc -w) Lua files parse"
 
 # Two Chromium windows play Snap on `dicehost serve` (installs chromium, chromium-driver
 # and Selenium in .build-venv on first use; see tests/browser).

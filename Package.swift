@@ -35,8 +35,20 @@ let package = Package(
         // DiceHost's own C helpers around it, one file per concern (allocator, budget,
         // watchdog, protected calls, sandbox, determinism, patterns, snapshots).
         .target(name: "CLuaSupport", dependencies: ["CLua"]),
-        .target(name: "Lua", dependencies: ["CLua", "CLuaSupport"]),
-        .target(name: "DiceHost", dependencies: ["Lua", .product(name: "BigInt", package: "BigInt")]),
+        // The Lua halves of the runtime are .lua files compiled into the binary
+        // (`PackageResources`), so an app that embeds the library needs no files at run time.
+        .target(name: "Lua", dependencies: ["CLua", "CLuaSupport"], resources: [.embedInCode("dicehost-prelude.lua")]),
+        .target(
+            name: "DiceHost",
+            dependencies: ["Lua", .product(name: "BigInt", package: "BigInt")],
+            resources: [
+                .embedInCode("Scripting/dicehost-runtime.lua"),
+                .embedInCode("Simulation/dicehost-simulation.lua"),
+                .embedInCode("Device/dicehost-device.lua"),
+                .embedInCode("Analysis/dicehost-odds.lua"),
+                .embedInCode("Session/dicehost-state.lua"),
+            ]
+        ),
         // The multiplayer server (`dicehost serve`): rooms over WebSocket and the browser table.
         // DiceHost never depends on it.
         .target(
@@ -56,7 +68,8 @@ let package = Package(
                 "CEditLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "BigInt", package: "BigInt"),
-            ]
+            ],
+            resources: [.embedInCode("Templates/new-game.lua")]
         ),
         .executableTarget(name: "bench-calls", dependencies: ["Lua"], path: "bench/calls"),
         .executableTarget(name: "bench-roll", dependencies: ["DiceHost"], path: "bench/roll"),

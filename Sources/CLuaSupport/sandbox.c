@@ -17,7 +17,7 @@ int clua_format(lua_State *L);
 ** Guards
 ** ------------------------------------------------------------------------------- */
 
-// Watched tables: a fast simulation's roll tables (FastSimulationDriver.swift) carry
+// Watched tables: a fast simulation's roll tables (Simulation/dicehost-simulation.lua) carry
 // metatables the driver registers here (clua_watch_metatable): a weak-keyed registry
 // table maps each such metatable to {touched, shows}. Writes that bypass __newindex
 // (rawset) mark the table in `touched` (touched[t] = true, and touched[1] = true: some

@@ -1,5 +1,5 @@
 // Why this file: a simulation plays whole games inside one Lua call (the driver in
-// FastSimulationDriver.swift), and the little it needs per game and per roll is C: seeding
+// DiceHost/Simulation/dicehost-simulation.lua), and the little it needs per game and per roll is C: seeding
 // the game's generator as the host seeds it, holding each game against the input budget
 // (its charges, and its time as an upper bound on its instructions), the plain
 // setmetatable the sandbox no longer offers (its setmetatable refuses watched roll

@@ -100,22 +100,6 @@ extension Game {
 
     /// The Lua shape of `sensor` and `device`: subscriptions are handles with :cancel(),
     /// as timers are; argument errors name the function the script called.
-    static let deviceLibrarySource = #"""
-    local host = ...
-    local setmetatable, error, type = setmetatable, error, type
-    local Subscription = {}
-    Subscription.__index = Subscription
-    function Subscription:cancel() host.unsubscribe(self.id) end
-    local sensor = {
-      every = function(kind, rate, fn)
-        return setmetatable({id = host.subscribe(kind, rate, fn), sensor = kind, rate = rate}, Subscription)
-      end,
-    }
-    local device = {
-      await_roll = function() host.await_roll() end,
-      connected = function() return host.connected() end,
-      battery = function() return host.battery() end,
-    }
-    return sensor, device
-    """#
+    /// The Lua source: `dicehost-device.lua` beside this file, compiled into the binary.
+    static var deviceLibrarySource: String { String(decoding: PackageResources.dicehost_device_lua, as: UTF8.self) }
 }

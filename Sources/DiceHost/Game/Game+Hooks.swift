@@ -1,0 +1,28 @@
+import Lua
+
+/// Calling the rule table's hooks: read once per load, called with `g.now` current and
+/// Lua's errors turned into the game's.
+extension Game {
+    func call(_ function: LuaValue, _ arguments: [LuaValue]) throws {
+        syncClock()
+        do { try lua.call(function, arguments) } catch let error as LuaError { throw GameError.script(error) }
+    }
+
+    /// Shows the host's clock to the scripts as `g.now` (written only when it moved).
+    func syncClock() {
+        if clockSeenByLua != host.now {
+            lua.set(g, "now", .integer(Int64(host.now)))
+            clockSeenByLua = host.now
+        }
+    }
+
+    func callHook(_ hook: LuaValue, _ arguments: [LuaValue]) throws {
+        guard case .function = hook else { return }
+        try call(hook, arguments)
+    }
+
+    func readHooks() {
+        hooks = Hooks(setup: lua.get(rulesTable, "setup"), turn: lua.get(rulesTable, "turn"),
+                      roll: lua.get(rulesTable, "roll"), bot: lua.get(rulesTable, "bot"), status: lua.get(rulesTable, "status"))
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import Lua
+
+/// An input is a transaction: one budget for all the work it causes, and rollback of the
+/// Lua data and the host state when it fails.
+extension Game {
+    /// Runs one input - its hooks, timers and turn passes - under one instruction budget,
+    /// with rollback of both the Lua data and the host state when it fails. The copy of
+    /// `g` taken when the input ends is the next input's rollback point; an input after
+    /// which that copy cannot be taken (the state grew past the memory cap) is refused.
+    func transaction(allowWhenOver: Bool = false, undoable: Bool = true, _ body: () throws -> Void) throws {
+        if isOver && !allowWhenOver {
+            throw GameError.refused("the game is over (\(outcomeText)); use restart to play again")
+        }
+        guard transactional, !inTransaction else {
+            try withInputBudget {
+                try body()
+                try drainPendingTurns()
+            }
+            return
+        }
+        let saved = checkpoint()
+        let before = try currentSnapshot()
+        inTransaction = true
+        defer { inTransaction = false }
+        let after: [LuaValue]
+        do {
+            after = try withInputBudget { () -> [LuaValue] in
+                try body()
+                try drainPendingTurns()
+                return try takeSnapshot(after: true)
+            }
+        } catch {
+            lua.withoutBudget { _ = try? lua.call(api.restore, before, budget: .some(nil)) }
+            rollBack(to: saved)
+            lastSnapshot = before
+            throw error
+        }
+        lastSnapshot = after
+        if undoable { pushUndo(UndoPoint(checkpoint: saved, snapshot: before)) }
+    }
+
+    /// Runs one input's work under one budget, with Lua's errors as the game's.
+    func withInputBudget<T>(_ body: () throws -> T) throws -> T {
+        do { return try lua.withBudget(.none, body) } catch let error as LuaError { throw GameError.script(error) }
+    }
+
+    /// The rollback point of the next input: the copy taken when the last one ended.
+    func currentSnapshot() throws -> [LuaValue] {
+        if let lastSnapshot { return lastSnapshot }
+        let snapshot = try lua.withoutBudget { try takeSnapshot(after: false) }
+        lastSnapshot = snapshot
+        return snapshot
+    }
+
+    /// Copies every table reachable from `g` (values, keys, metatables). When memory is
+    /// short, the undo history goes first; then the input that grew the state is refused.
+    func takeSnapshot(after input: Bool) throws -> [LuaValue] {
+        // The copies are the host's, never the script's: they take no identities.
+        let serial = lua.creationSerial
+        defer { lua.creationSerial = serial }
+        do {
+            return try lua.call(api.snapshot, [.table(g)], budget: .some(nil))
+        } catch let error as LuaError where error.kind == .memory && !undoStack.isEmpty {
+            undoStack.removeAll()
+            lua.collectGarbage()
+            return try takeSnapshot(after: input)
+        } catch let error as LuaError where error.kind == .memory {
+            throw GameError.refused(input
+                ? "the game state grew too large to keep a copy for rollback and undo (the memory cap is \(lua.limits.memoryBytes) bytes); the input was rolled back"
+                : "the game state is too large to keep a copy for rollback (the memory cap is \(lua.limits.memoryBytes) bytes)")
+        }
+    }
+
+    /// What the host needs to undo an input, besides the Lua tables under `g`.
+    struct Checkpoint {
+        var host: HostState
+        var eventCount: Int
+        var metricCount: Int
+        var random: [UInt64]
+        var g: LuaRef
+        var playerTables: [LuaValue]
+        var restarts: Int
+        /// Identities of tables made from here on (see `LuaState.creationSerial`).
+        var creationSerial: UInt64
+    }
+
+    func checkpoint() -> Checkpoint {
+        Checkpoint(host: host, eventCount: eventLog.count, metricCount: recordedMetrics.count,
+                   random: lua.random.state, g: g, playerTables: playerTables, restarts: restarts,
+                   creationSerial: lua.creationSerial)
+    }
+
+    /// Runs host work that must leave the game exactly as it was - a status line, the
+    /// `state` view - and puts it back: the host state, the identities new tables get,
+    /// and with `restoringLua`, everything under `g` (from the copy the last input left),
+    /// so a hook that writes while it should only look changes nothing.
+    func leavingUnchanged<T>(restoringLua: Bool, _ body: () throws -> T) rethrows -> T {
+        let saved = checkpoint()
+        defer {
+            if restoringLua, let lastSnapshot {
+                lua.withoutBudget { _ = try? lua.call(api.restore, lastSnapshot, budget: .some(nil)) }
+                clockSeenByLua = nil
+            }
+            host = saved.host
+            eventLog.removeSubrange(saved.eventCount...)
+            recordedMetrics.removeSubrange(saved.metricCount...)
+            lua.random.state = saved.random
+            lua.creationSerial = saved.creationSerial
+        }
+        return try body()
+    }
+
+    func rollBack(to saved: Checkpoint) {
+        host = saved.host
+        eventLog.removeSubrange(saved.eventCount...)
+        recordedMetrics.removeSubrange(saved.metricCount...)
+        lua.random.state = saved.random
+        if g != saved.g { g = saved.g; lastSnapshot = nil }
+        clockSeenByLua = nil // a restore put g.now back as it was
+        playerTables = saved.playerTables
+        restarts = saved.restarts
+        lua.creationSerial = saved.creationSerial
+    }
+}

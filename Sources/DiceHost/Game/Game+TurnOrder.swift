@@ -1,0 +1,54 @@
+import Lua
+
+/// Turn order: a roll or an action comes from the player whose turn it is, unless the
+/// rules let that input come at any time (`rules.anytime = {"snap"}`): Snap's `snap`,
+/// a bid anyone may raise. An input by another player is refused before any hook runs:
+/// "it is Ann's turn, not Bob's".
+extension Game {
+    /// Refuses `input` ("roll" or an action name) by the player in `seat` when it is
+    /// another player's turn and the rules do not list `input` in `anytime`. A game with
+    /// no current player (`g.current` nil) takes inputs from anyone.
+    func checkTurn(seat: Int, input: String) throws {
+        guard !rules.anytime.contains(input), case .table(let current) = lua.get(g, "current"),
+              let currentSeat = lua.get(current, "seat").intValue, currentSeat != seat, isSeat(currentSeat) else { return }
+        throw GameError.refused("it is \(playerNames[currentSeat - 1])'s turn, not \(playerNames[seat - 1])'s")
+    }
+
+    /// Turns one input may pass on before the game calls it a loop (here and in the
+    /// prelude's simulation loop).
+    static let turnPassLimit = 1000
+
+    /// Runs the turn hook for each `g:next_turn` a hook asked for.
+    func drainPendingTurns() throws {
+        var guardCount = 0
+        while let seat = host.pendingTurn, !isOver {
+            host.pendingTurn = nil
+            guardCount += 1
+            if guardCount > Self.turnPassLimit {
+                throw GameError.refused("the turn hook passed the turn \(Self.turnPassLimit) times without waiting for input")
+            }
+            try lua.charge(Self.turnPassCost)
+            let player = try playerValue(seat)
+            host.turns += 1
+            host.device.awaitingRoll = true // a turn begins: roll updates on (see Game+Device)
+            log(.turn(player: playerNames[seat - 1]))
+            try callHook(hooks.turn, [.table(g), player])
+        }
+    }
+
+    func playerValue(_ seat: Int) throws -> LuaValue {
+        guard isSeat(seat) else { throw GameError.refused("no player in seat \(seat)") }
+        return playerTables[seat - 1]
+    }
+
+    /// The seat (1-based) of a named player, or of the current one.
+    func seat(of name: String?) throws -> Int {
+        if let name {
+            guard let index = playerNames.firstIndex(of: name) else {
+                throw GameError.refused("no player named '\(name)' (players: \(playerNames.joined(separator: ", ")))")
+            }
+            return index + 1
+        }
+        return try currentSeat()
+    }
+}
