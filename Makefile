@@ -47,19 +47,21 @@ loadtest: deps
 
 # The embedding example (examples/RaceToSpace, its own package depending on this one by
 # path), built in its own scratch folder; its test compares what it draws with the
-# expected frames (after an intended change: `make example > examples/RaceToSpace/expected-output.txt`).
+# expected frames (after an intended change: `make example > examples/RaceToSpace/expected-output.txt`;
+# on the simulated Pixel, `make example EXAMPLE_ARGS=--pixels > examples/RaceToSpace/expected-output-pixels.txt`).
 EXAMPLE_SCRATCH_PATH = .build-example
 example: deps
 	@rm -f $(EXAMPLE_SCRATCH_PATH)/debug.yaml
 	@swift build --package-path examples/RaceToSpace --scratch-path $(EXAMPLE_SCRATCH_PATH) $(SWIFT_BUILD_FLAGS) >&2
-	@$(EXAMPLE_SCRATCH_PATH)/debug/RaceToSpace rules/race.lua
+	@$(EXAMPLE_SCRATCH_PATH)/debug/RaceToSpace rules/race.lua $(EXAMPLE_ARGS)
 
 test-example: deps
 	@# Re-plan every time: a merge that adds source files to DiceHost is otherwise missed.
 	rm -f $(EXAMPLE_SCRATCH_PATH)/debug.yaml
 	swift build --package-path examples/RaceToSpace --scratch-path $(EXAMPLE_SCRATCH_PATH) $(SWIFT_BUILD_FLAGS)
 	$(EXAMPLE_SCRATCH_PATH)/debug/RaceToSpace rules/race.lua | diff -u examples/RaceToSpace/expected-output.txt -
-	@echo "example: RaceToSpace drew the expected frames"
+	$(EXAMPLE_SCRATCH_PATH)/debug/RaceToSpace rules/race.lua --pixels | diff -u examples/RaceToSpace/expected-output-pixels.txt -
+	@echo "example: RaceToSpace drew the expected frames (on the simulated die and on the simulated Pixel)"
 
 bench: deps
 	swift build -c release $(SWIFT_BUILD_FLAGS)
