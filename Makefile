@@ -30,11 +30,13 @@ check-lua: deps
 	for f in $$files; do luac5.4 -p "$$f" || exit 1; done; \
 	echo "check-lua: $$(echo $$files | wc -w) Lua files parse"
 
-# Two Chromium windows play Snap on `dicehost serve` (installs chromium, chromium-driver
+# Two Chromium windows play Snap on `dicehost serve`, and Race to Space with a Pixels die
+# on a stand-in navigator.bluetooth (installs chromium, chromium-driver
 # and Selenium in .build-venv on first use; see tests/browser).
 test-browser: build
 	@bash scripts/ensure-browser.sh
 	.build-venv/bin/python tests/browser/snap_two_players.py
+	.build-venv/bin/python tests/browser/pixels_table.py   # a Pixels die at the table (a stand-in Web Bluetooth), ~7 s
 
 serve: build
 	.build/debug/dicehost serve rules --watch
