@@ -21,6 +21,21 @@ import Testing
         #expect(out.contains("roll Bob ⚂\n"))
     }
 
+    @Test func aGameOnTheSimulatedPixelReplaysFromItsLogWithoutTheDie() throws {
+        let folder = NSTemporaryDirectory() + "dicehost-pixels-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let play = try runDicehost(["play", "rules/race.lua", "--seed", "5", "--die", "pixels-sim:short@2,disconnect@3", "--log", folder + "/g.jsonl"],
+                                   input: "roll\nroll\nroll\ntick 5s\nconnect\nroll\n")
+        #expect(play.status == 0, "\(play)")
+        let log = try String(contentsOfFile: folder + "/g.jsonl", encoding: .utf8)
+        #expect(log.hasPrefix("{\"dicehost_log\":1,\"die\":\"pixels-sim:short@2,disconnect@3\""))
+        #expect(log.contains("\"input\":\"device roll short\""))
+        #expect(log.contains("\"input\":\"device disconnected\""))
+        let replay = try runDicehost(["replay", folder + "/g.jsonl"])
+        #expect(replay.status == 0, "\(replay)")
+    }
+
     @Test func aPixelThatIsNotTheGamesDieIsRefused() throws {
         let result = try runDicehost(["play", "rules/race.lua", "--seed", "5", "--die", "pixels-sim:auth-fails"], input: "roll\n")
         #expect(result.status == 0, "\(result)")

@@ -10,8 +10,9 @@ import Foundation
 /// - **Rolls.** RollState messages become `.rollState` reports; a roll ends when the die
 ///   lands: `rolled` on face index i is a roll of i + 1, `crooked` is a `tilt`, and a roll
 ///   that lands sooner than `minimumRollTime` ms after the die was picked up (or began
-///   rolling) is `too_short`. The die is timed by the host (`clock`): the protocol
-///   carries no times.
+///   rolling) is `too_short` (so is a landing whose pick-up the host never heard). The
+///   die is timed by the host (`clock`): the protocol carries no times. Picked up and put
+///   down (`onFace`) is no roll.
 /// - **LEDs.** Each LED command goes through this die's own `LEDTimeline` first, so a
 ///   command does not take faces still running an animation of higher priority; the
 ///   faces it takes get a Blink (see `blink(for:faces:)`); `off` is StopAllAnimations.
