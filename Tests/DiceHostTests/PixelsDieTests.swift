@@ -1,4 +1,5 @@
 import DiceHost
+import Foundation
 import Testing
 
 /// A `PixelsDie` on a `SimulatedPixel`: every report comes from bytes the Pixel notified,
@@ -186,5 +187,51 @@ final class PixelRig {
         #expect(race.log.contains("say the die is back: Bob to roll"))
         race.die.throwDie(values: [3])
         #expect(race.log.contains("roll Bob ⚂"))
+    }
+}
+
+/// A transport whose events a test delivers through `GameHost.receivePixels`, as an app's
+/// Bluetooth queue would; it only records what is written.
+final class RecordingTransport: PixelsTransport {
+    var events: ((PixelsTransportEvent) -> Void)?
+    let writes: WriteLog
+    init(writes: WriteLog) { self.writes = writes }
+    func open() {}
+    func write(_ bytes: [UInt8]) { writes.append(bytes) }
+    func close() {}
+}
+
+/// Bytes written inside the host, read by the test after the host's calls returned.
+final class WriteLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var written: [[UInt8]] = []
+    func append(_ bytes: [UInt8]) { lock.lock(); written.append(bytes); lock.unlock() }
+    var all: [[UInt8]] { lock.lock(); defer { lock.unlock() }; return written }
+}
+
+@Suite struct PixelsGameHostTests {
+    @Test func anAppDeliversTransportEventsThroughTheHost() async throws {
+        let writes = WriteLog()
+        let host = try GameHost(rulesFile: "rules/race.lua", players: ["Ann", "Bob"], seed: 1) {
+            PixelsDie(transport: RecordingTransport(writes: writes), identifier: "test", sides: 6, minimumRollTime: 0)
+        }
+        await host.connectDie()
+        await host.receivePixels(.opened)
+        #expect(writes.all == [[0x01]])  // WhoAreYou
+        await host.receivePixels(.notified(
+            [0x02, 6, 0, 2, 0x78, 0x56, 0x34, 0x12, 0xEF, 0xBE, 0xAD, 0xDE, 0x00, 0x10, 0x00, 0xF1, 0x53, 0x65, 5, 2, 87, 0]))
+        #expect(await host.isDieConnected)
+        await host.receivePixels(.notified([0x03, 3, 0]))
+        await host.receivePixels(.notified([0x03, 1, 4]))  // face index 4: a 5
+        #expect(await host.currentPlayer == "Bob")
+        // The rolled face's blink went out as Blink bytes: face 5 is bit 4.
+        #expect(writes.all.last == [0x1D, 5, 0xEE, 0x02, 0x00, 0xFF, 0x00, 0x00, 0x10, 0x00, 0x00, 0x00, 0, 0])
+        await host.receivePixels(.closed("out of range"))
+        #expect(await !host.isDieConnected)
+        await host.finish()
+        var texts: [String] = []
+        for await event in host.events { if case .game(let e) = event.kind { texts.append(e.description) } }
+        #expect(texts.contains("roll Ann ⚄"))
+        #expect(texts.contains("say the die disconnected: Bob's turn is paused"))
     }
 }
