@@ -129,4 +129,30 @@ struct PixelsMessageTests {
         identity.ledCount = 7
         #expect(identity.faces == nil)
     }
+
+    /// Any bytes at all decode to a message or a clear error, never a trap; and whatever
+    /// decodes at its fixed size encodes back to the same bytes.
+    @Test func anyBytesDecodeOrFailCleanlyAndRoundTrip() throws {
+        var inputs: [[UInt8]] = (0...255).map { [UInt8($0)] }
+        for a in 0...255 { for b in 0...255 { inputs.append([UInt8(a), UInt8(b)]) } }
+        for id: UInt8 in [3, 34] { for a in 0...255 { for b in 0...255 { inputs.append([id, UInt8(a), UInt8(b)]) } } }
+        var state: UInt64 = 7
+        for _ in 0..<20_000 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            let length = Int(state >> 59) + 1 + Int(state >> 61)
+            var bytes: [UInt8] = [[1, 2, 3, 29, 30, 33, 34, 35, 36, 59][Int(state >> 40) % 10]]
+            for _ in 1..<length {
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                bytes.append(UInt8(truncatingIfNeeded: state >> 33))
+            }
+            inputs.append(bytes)
+        }
+        var decoded = 0
+        for bytes in inputs {
+            guard let message = try? PixelsMessage.decode(bytes) else { continue }
+            decoded += 1
+            if bytes.count == message.id.size { #expect(try message.encode() == bytes, "\(bytes)") }
+        }
+        #expect(decoded > 1000)
+    }
 }
