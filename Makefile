@@ -30,11 +30,13 @@ check-lua: deps
 	for f in $$files; do luac5.4 -p "$$f" || exit 1; done; \
 	echo "check-lua: $$(echo $$files | wc -w) Lua files parse"
 
-# Two Chromium windows play Snap on `dicehost serve` (installs chromium, chromium-driver
+# Two Chromium windows play Snap on `dicehost serve`, and Race to Space with a Pixels die
+# on a stand-in navigator.bluetooth (installs chromium, chromium-driver
 # and Selenium in .build-venv on first use; see tests/browser).
 test-browser: build
 	@bash scripts/ensure-browser.sh
 	.build-venv/bin/python tests/browser/snap_two_players.py
+	.build-venv/bin/python tests/browser/pixels_table.py   # a Pixels die at the table (a stand-in Web Bluetooth), ~7 s
 
 serve: build
 	.build/debug/dicehost serve rules --watch
@@ -47,19 +49,21 @@ loadtest: deps
 
 # The embedding example (examples/RaceToSpace, its own package depending on this one by
 # path), built in its own scratch folder; its test compares what it draws with the
-# expected frames (after an intended change: `make example > examples/RaceToSpace/expected-output.txt`).
+# expected frames (after an intended change: `make example > examples/RaceToSpace/expected-output.txt`;
+# on the simulated Pixel, `make example EXAMPLE_ARGS=--pixels > examples/RaceToSpace/expected-output-pixels.txt`).
 EXAMPLE_SCRATCH_PATH = .build-example
 example: deps
 	@rm -f $(EXAMPLE_SCRATCH_PATH)/debug.yaml
 	@swift build --package-path examples/RaceToSpace --scratch-path $(EXAMPLE_SCRATCH_PATH) $(SWIFT_BUILD_FLAGS) >&2
-	@$(EXAMPLE_SCRATCH_PATH)/debug/RaceToSpace rules/race.lua
+	@$(EXAMPLE_SCRATCH_PATH)/debug/RaceToSpace rules/race.lua $(EXAMPLE_ARGS)
 
 test-example: deps
 	@# Re-plan every time: a merge that adds source files to DiceHost is otherwise missed.
 	rm -f $(EXAMPLE_SCRATCH_PATH)/debug.yaml
 	swift build --package-path examples/RaceToSpace --scratch-path $(EXAMPLE_SCRATCH_PATH) $(SWIFT_BUILD_FLAGS)
 	$(EXAMPLE_SCRATCH_PATH)/debug/RaceToSpace rules/race.lua | diff -u examples/RaceToSpace/expected-output.txt -
-	@echo "example: RaceToSpace drew the expected frames"
+	$(EXAMPLE_SCRATCH_PATH)/debug/RaceToSpace rules/race.lua --pixels | diff -u examples/RaceToSpace/expected-output-pixels.txt -
+	@echo "example: RaceToSpace drew the expected frames (on the simulated die and on the simulated Pixel)"
 
 bench: deps
 	swift build -c release $(SWIFT_BUILD_FLAGS)

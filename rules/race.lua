@@ -5,9 +5,11 @@
 -- the die pulses the current player's colour every 2 s, and after 30 s without a roll
 -- the turn passes on. After a win, `restart` starts a new game. If the die
 -- disconnects, the turn pauses (no pulse, no timeout) until it connects again.
+-- min_roll_ms is the shortest throw a die timed by the host counts (a Pixels die
+-- reports no times: the host times it from pick-up to landing); shorter is too_short.
 local race = rules {
   name = "Race to Space", players = {2, 4}, dice = "1d6",
-  params = { target = 25, pulse_ms = 2000, timeout_ms = 30000 },
+  params = { target = 25, pulse_ms = 2000, timeout_ms = 30000, min_roll_ms = 300 },
 }
 
 local colours = {"blue", "yellow", "purple", "cyan"}

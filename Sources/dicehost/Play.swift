@@ -37,7 +37,7 @@ extension DiceHostCommand {
         @Option(help: "Append the game to this file as it happens, as JSON Lines (a header, then each input with its events): 'dicehost replay FILE' checks it, 'dicehost replay FILE --text' shows the events.")
         var log: String?
 
-        @Option(help: "Play against a simulated smart die: 'sim', or 'sim:FAULTS' with FAULTS from connect-fails[@N], auth-fails, disconnect@N, tilt@N, short@N, low-battery@N (e.g. sim:tilt@2,disconnect@3). 'roll' throws it; 'disconnect' and 'connect' drop and restore it.")
+        @Option(help: "Play against a simulated smart die: 'sim', or 'sim:FAULTS' with FAULTS from connect-fails[@N], auth-fails, disconnect@N, tilt@N, short@N, low-battery@N (e.g. sim:tilt@2,disconnect@3); 'pixels-sim[:FAULTS]' is a simulated Pixels die speaking the protocol's bytes (auth-fails: it says it is a d20). 'roll' throws it; 'disconnect' and 'connect' drop and restore it.")
         var die: String?
 
         @Flag(help: "Let --record replace an existing file that is not a transcript.")
@@ -49,9 +49,9 @@ extension DiceHostCommand {
                 printError("dicehost: \(error)")
                 throw ExitStatus.usage
             }
-            var faults: SimulatedDie.Faults?
+            var dieChoice: DieConsole.Choice?
             if let die {
-                do { faults = try DieConsole.faults(from: die) } catch {
+                do { dieChoice = try DieConsole.choice(from: die) } catch {
                     printError("dicehost: --die: \(error)")
                     throw ExitStatus.usage
                 }
@@ -95,7 +95,11 @@ extension DiceHostCommand {
             output.show(game.events.dropFirst().map(\.description))
             Interrupts.install()
             let session = GameSession(game: game)
-            let dieConsole = faults.map { DieConsole(session: session, faults: $0, seed: seed, recorder: logRecorder) }
+            let dieConsole: DieConsole?
+            do { dieConsole = try dieChoice.map { try DieConsole(session: session, choice: $0, seed: seed, recorder: logRecorder) } } catch {
+                printError("dicehost: --die: \(error)")
+                throw ExitStatus.usage
+            }
             if let dieConsole { output.show(dieConsole.start()) }
             defer {
                 if let record {

@@ -37,7 +37,7 @@ import Testing
         #expect(bad.stderr.hasPrefix("dicehost: --die: unknown fault 'melt@2' ("))
         let real = try runDicehost(["play", "rules/race.lua", "--die", "bluetooth"], input: "")
         #expect(real.status == 2)
-        #expect(real.stderr == "dicehost: --die: expected 'sim' or 'sim:FAULTS' (e.g. sim:tilt@2,disconnect@3), got 'bluetooth'\n")
+        #expect(real.stderr == "dicehost: --die: expected 'sim', 'sim:FAULTS', 'pixels-sim' or 'pixels-sim:FAULTS' (e.g. sim:tilt@2,disconnect@3), got 'bluetooth'\n")
         let both = try runDicehost(["play", "rules/race.lua", "--die", "sim", "--auto"], input: "")
         #expect(both.status == 2)
     }

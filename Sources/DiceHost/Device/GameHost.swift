@@ -75,13 +75,18 @@ public actor GameHost {
     /// Passes on a report from the die (a Bluetooth implementation calls this).
     public func report(_ event: DieEvent) { link.receive(event) }
 
+    /// Passes on what a Pixels die's transport heard (bytes, a drop) when the die is a
+    /// `PixelsDie`: a Bluetooth queue hops here, in order, rather than call the die itself.
+    public func receivePixels(_ event: PixelsTransportEvent) { (link.die as? PixelsDie)?.receive(event) }
+
     public func connectDie() { link.die.connect() }
     public func disconnectDie() { link.die.disconnect() }
 
-    /// Throws the die if it is a `SimulatedDie` (false otherwise, or if not connected).
+    /// Throws the die if it is one in software (`ThrowableDie`: a `SimulatedDie`, a `PixelsDie` on a
+    /// `SimulatedPixel`); false otherwise, or if not connected.
     @discardableResult
     public func throwSimulatedDie(values: [Int]? = nil, flag: Roll.Flag? = nil) -> Bool {
-        (link.die as? SimulatedDie)?.throwDie(values: values, flag: flag) ?? false
+        (link.die as? ThrowableDie)?.throwDie(values: values, flag: flag) ?? false
     }
 
     /// Streams recorded samples from a `SimulatedDie` (only the sensors the rules subscribe to).

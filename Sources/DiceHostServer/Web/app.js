@@ -114,6 +114,7 @@ function handle(m) {
       showState(m.state);
       break;
     case "events":
+      if (pixelsTable) pixelsTable.events(m.events, lastState && lastState.current);  // Pixels hook
       addEvents(m.first, m.events);
       showState(m.state);
       break;
@@ -214,6 +215,7 @@ function createRoom(event) {
   const params = {};
   for (const input of document.querySelectorAll("[data-param]")) params[input.dataset.param] = input.value;
   const create = { type: "create", room: id, rules: $("create-rules").value, seats: Number($("create-seats").value), params };
+  if ($("create-device-rolls") && $("create-device-rolls").checked) create.deviceRolls = true;  // Pixels hook
   room = id;
   setRoomInURL(id);
   pending = [create];
@@ -396,4 +398,15 @@ $("roll").onclick = () => { notice(""); send({ type: "roll", seq: nextSeq() }); 
 $("start").onclick = () => send({ type: "start", seq: nextSeq() });
 $("restart").onclick = () => send({ type: "restart", seq: nextSeq() });
 $("leave").onclick = () => { if (room) localStorage.removeItem(seatKey(room)); send({ type: "leave" }); };
+
+// ---- Pixels hook (pixels.js): a Pixels die for this seat ----
+const pixelsTable = window.attachPixelsToTable ? window.attachPixelsToTable({
+  button: $("pixels-connect"),
+  status: $("pixels-status"),
+  sides: () => Number(((lastState && lastState.rules.dice) || "1d6").split("d")[1]) || 6,
+  sendRoll: (values) => { notice(""); send({ type: "roll", seq: nextSeq(), values }); },
+  notice,
+  seatName: () => (seat ? seat.name : null),
+}) : null;
+// ---- end of the Pixels hook ----
 connect();

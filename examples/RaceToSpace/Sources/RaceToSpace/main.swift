@@ -4,16 +4,37 @@
 // so the run shows a red flash, a paused turn and a reconnection. The output is what
 // the app would draw, frame by frame, stamped with the game clock.
 //
+// With `--pixels` the die is a Pixels die (GameWithPixels) on a simulated Pixel: every
+// report comes from the protocol's bytes (RollState, BatteryLevel, …) and every LED
+// command leaves as a Blink message; the run ends with the bytes written to it.
+//
 // Concurrency: the game lives inside the `GameHost` actor; this file only sends it
 // commands and reads its `events` (an AsyncStream of Sendable values) in one task.
 import DiceHost
 import Foundation
 
-let rulesPath = CommandLine.arguments.dropFirst().first
+let arguments = CommandLine.arguments.dropFirst()
+let pixels = arguments.contains("--pixels")
+let rulesPath = arguments.first { $0 != "--pixels" }
     ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../../rules/race.lua").standardized.path
 
+/// The bytes written to the Pixel, collected inside the host and read after the game.
+final class WrittenBytes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var messages: [String] = []
+    func append(_ line: String) { lock.lock(); messages.append(line); lock.unlock() }
+    var all: [String] { lock.lock(); defer { lock.unlock() }; return messages }
+}
+let written = WrittenBytes()
+
+let faults = (try? SimulatedDie.Faults.parse("tilt@2,disconnect@4")) ?? SimulatedDie.Faults()
 let host = try GameHost(rulesFile: rulesPath, players: ["Ann", "Bob"], seed: 7, params: [("target", "12")]) {
-    SimulatedDie(seed: 11, faults: (try? SimulatedDie.Faults.parse("tilt@2,disconnect@4")) ?? SimulatedDie.Faults())
+    guard pixels else { return SimulatedDie(seed: 11, faults: faults) }
+    let die = SimulatedPixel(seed: 11, faults: faults).makeDie(sides: 6, minimumRollTime: 300)
+    die.onWrite = { message, bytes in
+        written.append(message.id.name + " " + bytes.map { String(format: "%02x", $0) }.joined(separator: " "))
+    }
+    return die
 }
 
 /// Draws every event; LED commands become frames of the six faces every 100 ms.
@@ -66,3 +87,7 @@ let outcome = await host.outcome
 await host.finish()
 await screen.value  // every event drawn before the summary
 if case .win(let winner)? = outcome { print("\(winner) wins after \(throwsMade) throws") } else { print("no winner after \(throwsMade) throws") }
+if pixels {
+    print("written to the Pixel:")
+    for line in written.all { print("  " + line) }
+}
