@@ -23,11 +23,20 @@ void clua_trip(clua_context *c, lua_State *L) {
 int clua_raise_budget(lua_State *L) {
     clua_context *c = clua_ctx(L);
     lua_sethook(L, clua_hook, LUA_MASKCOUNT, 1);
+    /* The message is never refused memory: an error raised from the hook must be the
+       budget's, so that the coroutine it kills is known to be stopped (coroutine.c). */
+    int saved = c->enforce_memory;
+    c->enforce_memory = 0;
+    luaL_where(L, 1);
     if (c->interrupted || (!c->budget_tripped && c->interrupt_requested)) {
         c->interrupted = 1;
-        return luaL_error(L, "interrupted");
+        lua_pushliteral(L, "interrupted");
+    } else {
+        lua_pushfstring(L, "instruction budget exceeded (%I instructions)", (lua_Integer)c->budget_total);
     }
-    return luaL_error(L, "instruction budget exceeded (%I instructions)", (lua_Integer)c->budget_total);
+    lua_concat(L, 2);
+    c->enforce_memory = saved;
+    return lua_error(L);
 }
 
 int clua_budget_spent(clua_context *c) {
@@ -40,8 +49,7 @@ static void clua_hook(lua_State *L, lua_Debug *ar) {
     if (c->interrupt_requested && !c->budget_tripped) {
         if (!c->interrupted) clua_note_location(c, L);
         c->interrupted = 1;
-        lua_sethook(L, clua_hook, LUA_MASKCOUNT, 1);
-        luaL_error(L, "interrupted");
+        clua_raise_budget(L);
         return;
     }
     if (!c->budget_armed) return;

@@ -31,10 +31,25 @@ static int clua_compare_keys(const void *a, const void *b) {
     case 0:
         if (x->is_integer && y->is_integer)
             return x->integer < y->integer ? -1 : (x->integer > y->integer ? 1 : 0);
-        {
-            lua_Number u = x->is_integer ? (lua_Number)x->integer : x->number;
-            lua_Number v = y->is_integer ? (lua_Number)y->integer : y->number;
-            if (u != v) return u < v ? -1 : 1;
+        if (!x->is_integer && !y->is_integer) {
+            if (x->number != y->number) return x->number < y->number ? -1 : 1;
+        } else {
+            /* An integer and a float, compared exactly (as doubles, math.maxinteger and
+               2^63 would tie and their order would depend on the table's hash order). */
+            int flip = x->is_integer ? 1 : -1;
+            lua_Integer i = x->is_integer ? x->integer : y->integer;
+            lua_Number f = x->is_integer ? y->number : x->number;
+            int r; /* how i compares with f */
+            if (f >= 9223372036854775808.0) r = -1;
+            else if (f < -9223372036854775808.0) r = 1;
+            else {
+                lua_Number whole = floor(f);
+                lua_Integer w = (lua_Integer)whole;
+                if (i != w) r = i < w ? -1 : 1;
+                else r = f > whole ? -1 : 0;
+            }
+            if (r != 0) return r * flip;
+            return x->is_integer ? -1 : 1;
         }
         break;
     case 1:
@@ -138,14 +153,20 @@ static int clua_sorted_next(lua_State *L) {
     }
 }
 
+static int clua_pairs_k(lua_State *L, int status, lua_KContext ctx) {
+    (void)L; (void)status; (void)ctx;
+    return 3;
+}
+
 int clua_pairs(lua_State *L) {
     if (luaL_getmetafield(L, 1, "__pairs") != LUA_TNIL) {
         lua_pushvalue(L, 1);
-        lua_call(L, 1, 3);
+        lua_callk(L, 1, 3, 0, clua_pairs_k);  /* a __pairs may yield, as in Lua */
         return 3;
     }
     luaL_checktype(L, 1, LUA_TTABLE);
     lua_settop(L, 1);
+    clua_see_through(L, 1);
     lua_pushvalue(L, 1);
     clua_push_sorted_keys(L, 1);
     lua_pushinteger(L, 1);
@@ -182,6 +203,7 @@ static void clua_build_next_entry(lua_State *L, int cache) {
 int clua_next(lua_State *L) {
     luaL_checktype(L, 1, LUA_TTABLE);
     lua_settop(L, 2);
+    clua_see_through(L, 1);
     if (lua_getfield(L, LUA_REGISTRYINDEX, CLUA_NEXT_CACHE_KEY) != LUA_TTABLE) {
         lua_pop(L, 1);
         lua_newtable(L);
@@ -289,7 +311,8 @@ int clua_format(lua_State *L) {
         units += 1;
         if (format[i] == 'p') return luaL_argerror(L, arg, "'%p' would show an address, which differs between runs");
         if ((format[i] == 's' || format[i] == 'q') && arg <= lua_gettop(L)) {
-            if (clua_prints_address(L, arg)) {
+            /* %q of a table or function has no literal form: Lua's format refuses it. */
+            if (format[i] == 's' && clua_prints_address(L, arg)) {
                 clua_push_identity(L, arg);
                 lua_replace(L, arg);
             } else if (lua_type(L, arg) == LUA_TSTRING) {

@@ -91,8 +91,18 @@ void clua_push_host_function(lua_State *L, void *function) {
 
 // Why C: lua_load is protected, so the cap can apply to parsing too; the text is
 // charged to the budget like any other C work on bytes.
+// As lua.c loads a file: a UTF-8 byte-order mark, then a first line starting with '#'
+// ("#!/usr/bin/env dicehost"), are skipped - the line's end stays, so lines keep their
+// numbers.
 int clua_load_text(lua_State *L, const char *buf, size_t len, const char *name) {
     clua_context *c = clua_ctx(L);
+    if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0) { buf += 3; len -= 3; }
+    if (len > 0 && buf[0] == '#') {
+        const char *end = memchr(buf, '\n', len);
+        size_t skipped = end ? (size_t)(end - buf) : len;
+        buf += skipped;
+        len -= skipped;
+    }
     int saved = c->enforce_memory;
     c->enforce_memory = 1;
     int status = luaL_loadbufferx(L, buf, len, name, "t");

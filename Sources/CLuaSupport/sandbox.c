@@ -7,6 +7,7 @@
 #include <string.h>
 
 void clua_install_hook(lua_State *L, int every);
+void clua_push_coroutine_function(lua_State *L, const char *which);
 int clua_math_randomseed(lua_State *L);
 int clua_pairs(lua_State *L);
 int clua_next(lua_State *L);
@@ -78,6 +79,13 @@ int clua_plain_rawset(lua_State *L) {
 // rawset marks a watched table before it writes, so the simulation sees every field a
 // script adds to a roll, however it adds it.
 static int clua_rawset(lua_State *L) {
+    if (clua_push_backing(L, 1)) {
+        if (!clua_ctx(L)->loading) return clua_refuse_frozen_write(L, 1, 2);
+        lua_replace(L, 1);
+        clua_plain_rawset(L);
+        lua_settop(L, 1);  /* rawset returns the table it was given */
+        return 1;
+    }
     if (clua_push_watch(L, 1) && lua_rawgeti(L, -1, 1) == LUA_TTABLE) {   /* touched[t], touched[1] */
         lua_pushvalue(L, 1);
         lua_pushboolean(L, 1);
@@ -86,6 +94,24 @@ static int clua_rawset(lua_State *L) {
         lua_rawseti(L, -2, 1);
     }
     return clua_plain_rawset(L);
+}
+
+// rawget and rawlen of a frozen table (readonly.c) read its backing table.
+static int clua_rawget(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_checkany(L, 2);
+    lua_settop(L, 2);
+    clua_see_through(L, 1);
+    lua_rawget(L, 1);
+    return 1;
+}
+
+static int clua_rawlen(lua_State *L) {
+    int t = lua_type(L, 1);
+    luaL_argexpected(L, t == LUA_TTABLE || t == LUA_TSTRING, 1, "table or string");
+    clua_see_through(L, 1);
+    lua_pushinteger(L, (lua_Integer)lua_rawlen(L, 1));
+    return 1;
 }
 
 // getmetatable of a watched table answers what play would (Roll for a roll, nothing for
@@ -97,6 +123,7 @@ static int clua_getmetatable(lua_State *L) {
         lua_rawgeti(L, -1, 2);
         return 1;
     }
+    if (clua_push_original_metatable(L, 1)) return 1;
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_insert(L, 1);
     lua_call(L, 1, 1);
@@ -109,6 +136,9 @@ static int clua_getmetatable(lua_State *L) {
 static int clua_setmetatable(lua_State *L) {
     if (clua_push_watch(L, 1))
         return luaL_error(L, "dicehost-simulation: a roll's metatable changes move by move");
+    if (clua_push_backing(L, 1))
+        return luaL_error(L, "cannot change the metatable of %s: it is read-only once the script has loaded",
+                          "a rule, global or library table");
     if (lua_type(L, 2) == LUA_TTABLE) {
         lua_pushliteral(L, "__gc");
         if (lua_rawget(L, 2) != LUA_TNIL)
@@ -119,6 +149,15 @@ static int clua_setmetatable(lua_State *L) {
     lua_insert(L, 1);
     lua_call(L, lua_gettop(L) - 1, 1);
     return 1;
+}
+
+// warn as the standalone lua has it by default (warnings off): the arguments are
+// checked, nothing is shown ("@on" is not honoured: a game has no stderr).
+static int clua_warn(lua_State *L) {
+    int n = lua_gettop(L);
+    luaL_checkstring(L, 1);
+    for (int i = 2; i <= n; i++) luaL_checkstring(L, i);
+    return 0;
 }
 
 // collectgarbage("collect") and friends would let scripts steer GC.
@@ -160,6 +199,13 @@ static const char *clua_charged_reader(lua_State *L, void *ud, size_t *size) {
 // would, since the real one calls the reader uncharged).
 static int clua_load(lua_State *L) {
     int has_env = lua_gettop(L) >= 4;
+    /* Only text is ever compiled: a mode without 't' refuses it as Lua does. */
+    const char *mode = luaL_optstring(L, 3, "bt");
+    if (strchr(mode, 't') == NULL) {
+        lua_pushnil(L);
+        lua_pushfstring(L, "attempt to load a text chunk (mode is '%s')", mode);
+        return 2;
+    }
     if (lua_type(L, 1) == LUA_TFUNCTION) {
         const char *name = luaL_optstring(L, 2, "=(load)");
         lua_settop(L, CLUA_LOAD_PIECE_SLOT);
@@ -184,32 +230,6 @@ static int clua_load(lua_State *L) {
     if (has_env) lua_pushvalue(L, 4); else lua_pushvalue(L, lua_upvalueindex(2));
     lua_call(L, 4, LUA_MULTRET);
     return lua_gettop(L) - 4;
-}
-
-/// A coroutine made while no budget was armed has no hook; it gets one here (the hook
-/// returns at once while no budget is armed, and fires at once if it is spent).
-static void clua_hook_coroutine(lua_State *L, lua_State *co) {
-    if (co) clua_install_hook(co, clua_budget_spent(clua_ctx(L)) ? 1 : CLUA_HOOK_STEP);
-}
-
-static int clua_coroutine_create(lua_State *L) {
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, lua_gettop(L) - 1, 1);
-    clua_hook_coroutine(L, lua_tothread(L, -1));
-    return 1;
-}
-
-// The standard wrap keeps its coroutine as upvalue 1 of the closure.
-static int clua_coroutine_wrap(lua_State *L) {
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, lua_gettop(L) - 1, 1);
-    if (lua_getupvalue(L, -1, 1) != NULL) {
-        clua_hook_coroutine(L, lua_tothread(L, -1));
-        lua_pop(L, 1);
-    }
-    return 1;
 }
 
 // A message handler runs while Lua unwinds, and after an error raised by the count
@@ -254,13 +274,15 @@ enum clua_cost {
     CLUA_COST_BYTES_1,     /* bytes of argument 1 (upper, lower, reverse, byte, tonumber, utf8) */
     CLUA_COST_REP,         /* string.rep: the result's bytes and the repetitions */
     CLUA_COST_ARGUMENTS,   /* one unit per argument (string.char, utf8.char) */
-    CLUA_COST_LENGTH_1,    /* #t of argument 1 (table.insert, remove, concat) */
     CLUA_COST_SORT,        /* n log n of #t */
     CLUA_COST_UNPACK,      /* j - i + 1 of table.unpack(t, i, j) */
     CLUA_COST_MOVE,        /* e - f + 1 of table.move(a1, f, e, t) */
     CLUA_COST_PACK,        /* string.pack/unpack: the format and the data */
     CLUA_COST_BYTE_RANGE,  /* bytes of argument 1; at most CLUA_MAX_RESULTS results (byte, codepoint) */
     CLUA_COST_UNPACK_DATA, /* as CLUA_COST_PACK; at most CLUA_MAX_RESULTS results (string.unpack) */
+    CLUA_COST_INSERT,      /* table.insert: the elements it shifts (none to append) */
+    CLUA_COST_REMOVE,      /* table.remove: the elements it shifts (none from the end) */
+    CLUA_COST_CONCAT,      /* table.concat: the elements from i to j it can reach */
 };
 
 static double clua_bytes(lua_State *L, int index) {
@@ -295,26 +317,57 @@ static int clua_too_many_results(lua_State *L) {
     return luaL_error(L, "too many results (a library call returns at most %d values)", CLUA_MAX_RESULTS);
 }
 
+/// Whether the argument converts to an integer as the library's luaL_checkinteger
+/// would take it (integers, integral floats, numeric strings).
+static int clua_as_integer(lua_State *L, int index, lua_Integer *value) {
+    int ok = 0;
+    *value = lua_tointegerx(L, index, &ok);
+    return ok;
+}
+
 static int clua_charged(lua_State *L) {
     double units = 1;
+    lua_Integer pos;
     switch ((int)lua_tointeger(L, lua_upvalueindex(2))) {
     case CLUA_COST_BYTES_1:
         units += clua_bytes(L, 1) / CLUA_BYTES_PER_UNIT;
         break;
     case CLUA_COST_REP: {
-        double n = clua_integer_or(L, 2, 0);
-        if (n > 0) units += n + n * (clua_bytes(L, 1) + clua_bytes(L, 3)) / CLUA_BYTES_PER_UNIT;
+        /* Sizes first: a result Lua refuses ("resulting string too large", past
+           INT_MAX bytes) or one past the memory cap is no work, and the error it
+           raises is Lua's own, catchable one. */
+        double n = clua_integer_or(L, 2, 0), piece = clua_bytes(L, 1) + clua_bytes(L, 3);
+        if (n > 0 && piece * n <= 2147483647.0 && piece * n <= (double)clua_ctx(L)->memory_limit)
+            units += n + n * piece / CLUA_BYTES_PER_UNIT;
+        else if (n > 0 && piece == 0)
+            units += n;
         break;
     }
+    case CLUA_COST_INSERT:
+        /* table.insert(t, v) appends; table.insert(t, pos, v) shifts #t - pos + 1. */
+        if (lua_gettop(L) == 3 && lua_type(L, 1) == LUA_TTABLE && clua_as_integer(L, 2, &pos)) {
+            lua_Integer n = luaL_len(L, 1);
+            if (pos >= 1 && n < LUA_MAXINTEGER && pos <= n + 1) units += (double)(n - pos + 1);
+        }
+        break;
+    case CLUA_COST_REMOVE:
+        /* table.remove(t) takes the last; table.remove(t, pos) shifts #t - pos. */
+        if (lua_gettop(L) >= 2 && lua_type(L, 1) == LUA_TTABLE && clua_as_integer(L, 2, &pos)) {
+            lua_Integer n = luaL_len(L, 1);
+            if (pos >= 1 && pos <= n) units += (double)(n - pos + 1);
+        }
+        break;
+    case CLUA_COST_CONCAT:
+        /* It stops at the first element that is not a string or number. */
+        if (lua_type(L, 1) == LUA_TTABLE) {
+            double i = clua_integer_or(L, 3, 1);
+            double j = lua_isnoneornil(L, 4) ? (double)luaL_len(L, 1) : clua_integer_or(L, 4, 0);
+            double reachable = (double)lua_rawlen(L, 1) + 1 - i + 1;
+            if (j >= i) units += j - i + 1 < reachable ? j - i + 1 : (reachable > 1 ? reachable : 1);
+        }
+        break;
     case CLUA_COST_ARGUMENTS:
         units += lua_gettop(L);
-        break;
-    case CLUA_COST_LENGTH_1:
-        /* The length the library will loop to: through __len, as ltablib reads it. */
-        if (lua_type(L, 1) == LUA_TTABLE) {
-            lua_Integer n = luaL_len(L, 1);
-            units += n > 0 ? (double)n : 0.0;
-        }
         break;
     case CLUA_COST_SORT: {
         double n = clua_raw_length(L, 1);
@@ -337,8 +390,15 @@ static int clua_charged(lua_State *L) {
         for (int i = 1; i <= lua_gettop(L); i++) units += 1 + clua_bytes(L, i) / CLUA_BYTES_PER_UNIT;
         break;
     case CLUA_COST_MOVE: {
-        double f = clua_integer_or(L, 2, 0), e = clua_integer_or(L, 3, 0);
-        if (e >= f) units += e - f + 1;
+        /* Lua's own checks first ("too many elements to move", "destination wrap
+           around"): a move it refuses does no work. */
+        lua_Integer f, e, t;
+        if (clua_as_integer(L, 2, &f) && clua_as_integer(L, 3, &e) && clua_as_integer(L, 4, &t)) {
+            if (e >= f && (f > 0 || e < LUA_MAXINTEGER + f)) {
+                lua_Integer n = e - f + 1;
+                if (t <= LUA_MAXINTEGER - n + 1) units += (double)n;
+            }
+        }
         break;
     }
     case CLUA_COST_PACK:
@@ -361,8 +421,8 @@ static const struct { const char *name; int cost; } clua_charged_functions[] = {
     {"utf8.char", CLUA_COST_ARGUMENTS}, {"utf8.len", CLUA_COST_BYTES_1},
     {"utf8.codepoint", CLUA_COST_BYTE_RANGE}, {"utf8.offset", CLUA_COST_BYTES_1},
     {"utf8.codes", CLUA_COST_BYTES_1},
-    {"table.insert", CLUA_COST_LENGTH_1}, {"table.remove", CLUA_COST_LENGTH_1},
-    {"table.concat", CLUA_COST_LENGTH_1}, {"table.sort", CLUA_COST_SORT},
+    {"table.insert", CLUA_COST_INSERT}, {"table.remove", CLUA_COST_REMOVE},
+    {"table.concat", CLUA_COST_CONCAT}, {"table.sort", CLUA_COST_SORT},
     {"table.unpack", CLUA_COST_UNPACK}, {"table.move", CLUA_COST_MOVE},
     {"tonumber", CLUA_COST_BYTES_1},
     {NULL, 0},
@@ -383,9 +443,14 @@ void clua_wrap_top(lua_State *L, const char *which) {
     if (strcmp(which, "setmetatable") == 0) lua_pushcclosure(L, clua_setmetatable, 1);
     else if (strcmp(which, "getmetatable") == 0) lua_pushcclosure(L, clua_getmetatable, 1);
     else if (strcmp(which, "rawset") == 0) lua_pushcclosure(L, clua_rawset, 1);
+    else if (strcmp(which, "rawget") == 0) lua_pushcclosure(L, clua_rawget, 1);
+    else if (strcmp(which, "rawlen") == 0) lua_pushcclosure(L, clua_rawlen, 1);
     else if (strcmp(which, "xpcall") == 0) lua_pushcclosure(L, clua_xpcall, 1);
-    else if (strcmp(which, "coroutine.create") == 0) lua_pushcclosure(L, clua_coroutine_create, 1);
-    else if (strcmp(which, "coroutine.wrap") == 0) lua_pushcclosure(L, clua_coroutine_wrap, 1);
+    else if (strncmp(which, "coroutine.", 10) == 0) {
+        /* The sandbox's own (coroutine.c): they replace the originals. */
+        lua_pop(L, 1);
+        clua_push_coroutine_function(L, which + 10);
+    }
     else if (strcmp(which, "string.format") == 0) lua_pushcclosure(L, clua_format, 1);
     else if (strcmp(which, "tostring") == 0) lua_pushcclosure(L, clua_tostring_sandboxed, 1);
     else if (strncmp(which, "string.", 7) == 0) clua_push_pattern_function(L, which + 7);
@@ -396,7 +461,8 @@ void clua_wrap_top(lua_State *L, const char *which) {
 int clua_has_wrapper(const char *which) {
     for (int i = 0; clua_charged_functions[i].name != NULL; i++)
         if (strcmp(which, clua_charged_functions[i].name) == 0) return 1;
-    static const char *others[] = {"setmetatable", "getmetatable", "rawset", "xpcall", "coroutine.create", "coroutine.wrap",
+    static const char *others[] = {"setmetatable", "getmetatable", "rawset", "rawget", "rawlen", "xpcall", "coroutine.create", "coroutine.wrap",
+                                   "coroutine.resume", "coroutine.close",
                                    "string.format", "tostring", "string.find", "string.match",
                                    "string.gmatch", "string.gsub", NULL};
     for (int i = 0; others[i] != NULL; i++) if (strcmp(which, others[i]) == 0) return 1;
@@ -411,6 +477,7 @@ void clua_push_sandbox_function(lua_State *L, const char *which) {
     if (strcmp(which, "pairs") == 0) lua_pushcfunction(L, clua_pairs);
     else if (strcmp(which, "next") == 0) lua_pushcfunction(L, clua_next);
     else if (strcmp(which, "collectgarbage") == 0) lua_pushcfunction(L, clua_collectgarbage);
+    else if (strcmp(which, "warn") == 0) lua_pushcfunction(L, clua_warn);
     else if (strcmp(which, "math.random") == 0) lua_pushcfunction(L, clua_math_random);
     else if (strcmp(which, "math.randomseed") == 0) lua_pushcfunction(L, clua_math_randomseed);
     else lua_pushnil(L);

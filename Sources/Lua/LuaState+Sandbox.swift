@@ -28,12 +28,12 @@ extension LuaState {
         rawToStringReference = clua_ref(L)
         lua_getfield(L, real, "next")
         rawNextReference = clua_ref(L)
-        for name in ["setmetatable", "getmetatable", "rawset", "xpcall", "tostring", "tonumber"] where clua_has_wrapper(name) != 0 {
+        for name in ["setmetatable", "getmetatable", "rawset", "rawget", "rawlen", "xpcall", "tostring", "tonumber"] where clua_has_wrapper(name) != 0 {
             lua_getfield(L, real, name)
             clua_wrap_top(L, name)
             lua_setfield(L, env, name)
         }
-        for name in ["pairs", "next", "collectgarbage"] {
+        for name in ["pairs", "next", "collectgarbage", "warn"] {
             clua_push_sandbox_function(L, name)
             lua_setfield(L, env, name)
         }
@@ -67,12 +67,17 @@ extension LuaState {
             lua_pushnil(L)
             lua_setfield(L, string, name)
         }
-        // Strings index the sandbox's string table; the metatable is hidden from scripts.
+        // Strings index the sandbox's string table. getmetatable("") answers a read-only
+        // table whose __index is that table, as in Lua; the real metatable stays hidden.
         clua_pushliteral_empty(L)
         lua_getmetatable(L, -1)
         lua_pushvalue(L, string)
         lua_setfield(L, -2, "__index")
-        lua_pushboolean(L, 0)
+        clua_newtable(L)
+        lua_pushvalue(L, string)
+        lua_setfield(L, -2, "__index")
+        clua_freeze(L, -1, "the string metatable")
+        clua_pop(L, 1)
         lua_setfield(L, -2, "__metatable")
         lua_settop(L, string - 1)
 

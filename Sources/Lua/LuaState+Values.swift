@@ -93,11 +93,13 @@ extension LuaState {
         return makeRef(at: -1)
     }
 
-    /// `table[key]` without metamethods.
+    /// `table[key]` without metamethods. Here and below, a read-only table (see
+    /// `freeze`) reads and writes its fields where they are kept.
     public func get(_ table: LuaRef, _ key: LuaValue) -> LuaValue {
         guard lua_checkstack(L, 3) != 0 else { return .nil }
         clua_getref(L, table.reference)
         guard lua_type(L, -1) == LUA_TTABLE else { clua_pop(L, 1); return .nil }
+        clua_see_through(L, -1)
         push(key)
         lua_rawget(L, -2)
         defer { clua_pop(L, 2) }
@@ -113,6 +115,7 @@ extension LuaState {
         clua_getref(L, table.reference)
         for key in keys {
             guard lua_type(L, -1) == LUA_TTABLE else { return .nil }
+            clua_see_through(L, -1)
             pushString(key, on: L)
             lua_rawget(L, -2)
         }
@@ -126,6 +129,7 @@ extension LuaState {
         guard lua_checkstack(L, 3) != 0 else { return }
         clua_getref(L, table.reference)
         guard lua_type(L, -1) == LUA_TTABLE else { clua_pop(L, 1); return }
+        clua_see_through(L, -1)
         push(key)
         push(newValue)
         lua_rawset(L, -3)
@@ -136,6 +140,7 @@ extension LuaState {
     public func length(_ table: LuaRef) -> Int {
         clua_getref(L, table.reference)
         defer { clua_pop(L, 1) }
+        clua_see_through(L, -1)
         return Int(lua_rawlen(L, -1))
     }
 
@@ -144,6 +149,7 @@ extension LuaState {
     public func entries(_ table: LuaRef) -> [(key: LuaValue, value: LuaValue)] {
         clua_getref(L, table.reference)
         guard lua_type(L, -1) == LUA_TTABLE else { clua_pop(L, 1); return [] }
+        clua_see_through(L, -1)
         var result: [(key: LuaValue, value: LuaValue)] = []
         lua_pushnil(L)
         while lua_next(L, -2) != 0 {
@@ -169,6 +175,20 @@ extension LuaState {
 }
 
 extension LuaValue {
+    /// Whether integer `i` is less than float `f`, compared exactly (as doubles,
+    /// math.maxinteger and 2^63 would be equal).
+    static func exactlyLess(integer i: Int64, than f: Double) -> Bool {
+        if f >= 9223372036854775808.0 { return true }
+        if f < -9223372036854775808.0 { return false }
+        let whole = f.rounded(.down)
+        let w = Int64(whole)
+        return i < w || (i == w && f > whole)
+    }
+
+    static func exactlyEqual(integer i: Int64, _ f: Double) -> Bool {
+        f >= -9223372036854775808.0 && f < 9223372036854775808.0 && f == f.rounded(.down) && Int64(f) == i
+    }
+
     /// The key order of the sandbox's `pairs`: numbers, then strings (bytewise), then booleans.
     static func keyOrder(_ a: LuaValue, _ b: LuaValue) -> Bool {
         func rank(_ v: LuaValue) -> Int {
@@ -185,6 +205,8 @@ extension LuaValue {
         case (.integer(let x), .integer(let y)): return x < y
         case (.string(let x), .string(let y)): return Array(x.utf8).lexicographicallyPrecedes(Array(y.utf8))
         case (.boolean(let x), .boolean(let y)): return !x && y
+        case (.integer(let i), .number(let f)): return Self.exactlyLess(integer: i, than: f)
+        case (.number(let f), .integer(let i)): return !Self.exactlyLess(integer: i, than: f) && !Self.exactlyEqual(integer: i, f)
         default:
             if let x = a.doubleValue, let y = b.doubleValue { return x < y }
             return false

@@ -80,6 +80,12 @@ public final class LuaState {
         }
     }
 
+    /// Compiles a chunk from its bytes as they are (Lua strings are bytes: a byte that
+    /// is not UTF-8 stays that byte).
+    public func load(bytes source: [UInt8], chunkName: String) throws -> LuaRef {
+        try source.withUnsafeBufferPointer { try loadFunction($0, chunkName: chunkName) }
+    }
+
     /// Reads and compiles a script file; its path is the chunk name.
     public func load(file path: String) throws -> LuaRef {
         let data: Data

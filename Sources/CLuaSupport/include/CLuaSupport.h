@@ -89,6 +89,8 @@ typedef struct clua_context {
     volatile sig_atomic_t stalled;
     uint64_t step_started_ns;
     int slow_step;
+    /* a script is loading: frozen tables take writes (readonly.c) */
+    int loading;
 } clua_context;
 
 // Why C: lua_getextraspace is a macro.
@@ -180,6 +182,21 @@ void clua_push_snapshot_functions(lua_State *L);
 void clua_push_simulation_functions(lua_State *L);
 /// Switches the state's collector to generational mode (short-lived tables are cheap).
 void clua_use_generational_gc(lua_State *L);
+
+/* readonly.c: the rule table, the globals and the libraries, read-only once loaded */
+/// Makes the table at `index` read-only for scripts and pushes its backing table (the
+/// one that holds its fields from now on). `what` names it in errors ("the rule table").
+void clua_freeze(lua_State *L, int index, const char *what);
+/// Pushes the backing table if the value at `index` is a frozen table (returns 1), else 0.
+int clua_push_backing(lua_State *L, int index);
+/// Replaces a frozen table at `index` with its backing table (anything else stays).
+void clua_see_through(lua_State *L, int index);
+/// Pushes what getmetatable answers for a frozen table (returns 1), else pushes nothing.
+int clua_push_original_metatable(lua_State *L, int index);
+/// Raises the error for a write of `key` into the frozen table at `table`.
+int clua_refuse_frozen_write(lua_State *L, int table, int key);
+/// While a script loads, frozen tables take writes (its globals, its rule table).
+void clua_set_loading(lua_State *L, int loading);
 
 /* random.c: the host's generator, xoshiro256** seeded through splitmix64 */
 uint64_t clua_random_next(clua_context *c);

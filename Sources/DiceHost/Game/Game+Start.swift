@@ -60,12 +60,23 @@ extension Game {
                 throw GameError.refused("cannot create the game table")
             }
             adopt(g: newG, players: players)
-            if recordsEvents { eventLog.append(GameEvent(time: 0, kind: .start(players: playerNames, seed: explicitSeed ?? seed))) }
+            if recordsEvents { logStart(GameEvent(time: 0, kind: .start(players: playerNames, seed: explicitSeed ?? seed))) }
             try transaction(undoable: false) {
                 try callHook(hooks.setup, [.table(g)])
                 try beginFirstTurn(seat: lua.get(g, path: "current", "seat").intValue)
             }
         }
+    }
+
+    /// Logs a game's start. What the script printed while it loaded was logged before
+    /// there was a game: it follows the start line (the log begins with `start`).
+    private func logStart(_ start: GameEvent) {
+        let started = eventLog.records.contains { if case .start = $0.kind { return true } else { return false } }
+        guard !started, !eventLog.records.isEmpty else { return eventLog.append(start) }
+        let loadOutput = eventLog.records
+        eventLog.removeAll(keepingCapacity: true)
+        eventLog.append(start)
+        for event in loadOutput { eventLog.append(event) }
     }
 
     /// Makes `g` and its players the game's (the tables hooks and host functions see).

@@ -100,7 +100,9 @@ public final class Game {
         do { data = try LuaSourceFile.read(path, limit: limits.memoryBytes) } catch let problem as LuaSourceFile.Problem {
             throw GameError.invalidRules("cannot read rule script \(displayPath ?? path): \(problem.reason)", location: nil)
         }
-        try self.init(source: String(decoding: data, as: UTF8.self), path: path, players: players, seed: seed,
+        // The file's bytes as they are: a byte that is not UTF-8 in a string literal
+        // (a Latin-1 file) stays that byte, as in Lua.
+        try self.init(sourceBytes: [UInt8](data), path: path, players: players, seed: seed,
                       params: params, limits: limits, displayPath: displayPath)
     }
 
@@ -108,7 +110,14 @@ public final class Game {
     /// With no players, the smallest table the rules allow sits down (P1, P2, …).
     /// `displayPath` names the script (and the folder of the scripts it requires) in
     /// error messages instead of `path`.
-    public init(source: String, path: String, players: [String], seed: UInt64 = 0,
+    public convenience init(source: String, path: String, players: [String], seed: UInt64 = 0,
+                            params: [(String, String)] = [], limits: LuaLimits = .default, displayPath: String? = nil) throws {
+        try self.init(sourceBytes: Array(source.utf8), path: path, players: players, seed: seed,
+                      params: params, limits: limits, displayPath: displayPath)
+    }
+
+    /// Loads a rule script from its bytes (see `init(source:…)`).
+    init(sourceBytes source: [UInt8], path: String, players: [String], seed: UInt64 = 0,
                 params: [(String, String)] = [], limits: LuaLimits = .default, displayPath: String? = nil) throws {
         lua = try LuaState(limits: limits)
         lua.moduleDirectory = (path as NSString).deletingLastPathComponent

@@ -9,7 +9,12 @@ public enum GameError: Error, Equatable, CustomStringConvertible {
     /// The input is not allowed (game over, unknown action or player, bad values).
     case refused(String)
 
-    public var description: String {
+    /// One line, with every control character escaped as events escape script text
+    /// (`\u{1B}` for ESC): a message may carry text from a script (`error("\27[2J")`),
+    /// and must not reach a terminal raw.
+    public var description: String { GameEvent.oneLine(unescapedDescription) }
+
+    private var unescapedDescription: String {
         switch self {
         case .script(let error): return error.description
         case .invalidRules(let message, let location?): return "\(location): \(message)"

@@ -11,11 +11,16 @@ extension Game {
         do { data = try LuaSourceFile.read(sourcePath, limit: lua.limits.memoryBytes) } catch let problem as LuaSourceFile.Problem {
             throw GameError.invalidRules("cannot read rule script \(displayPath): \(problem.reason)", location: nil)
         }
-        try reload(source: String(decoding: data, as: UTF8.self))
+        try reload(sourceBytes: [UInt8](data))
     }
 
     /// Reloads from the given text (named by `sourcePath` in errors).
     public func reload(source: String) throws {
+        try reload(sourceBytes: Array(source.utf8))
+    }
+
+    /// Reloads from the script's bytes as they are (a Latin-1 byte stays that byte).
+    func reload(sourceBytes source: [UInt8]) throws {
         let saved = (rules, rulesTable, hooks)
         lua.forgetLoadedModules()
         // The declarations this load makes are only needed to find its rule table; the
@@ -25,10 +30,15 @@ extension Game {
             (rules, rulesTable, hooks) = (saved.0, saved.1, saved.2)
             throw error
         }
+        // A reload is a rollback point of its own: the next input that fails or is
+        // refused goes back to the game as the reload left it (new param defaults in
+        // g.params), not as it was before.
+        lastSnapshot = nil
+        _ = try? currentSnapshot()
     }
 
     /// Loads the new rules and runs `migrate`: one input, one budget.
-    private func reloadRules(source: String) throws {
+    private func reloadRules(source: [UInt8]) throws {
         let (newRules, newTable) = try loadRules(source: source)
         guard (newRules.minPlayers...newRules.maxPlayers).contains(playerNames.count) else {
             throw GameError.invalidRules("the new rules need \(newRules.minPlayers) to \(newRules.maxPlayers) players; this game has \(playerNames.count)",

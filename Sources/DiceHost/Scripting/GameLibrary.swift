@@ -35,6 +35,11 @@ extension Game {
             }),
             ("finish", { [unowned self] call in
                 let kind = try call.string(1)
+                // A game ends once: an outcome after the first (in the same hook or a later
+                // one, a timer's included) is an error, so the input is rolled back whole.
+                if isOver {
+                    throw LuaCall.Failure.message("g:\(kind)() after the game ended (\(outcomeText)): a game ends once; check g:is_over() first")
+                }
                 if kind == "draw" {
                     host.outcome = .draw
                     log(.draw)

@@ -49,7 +49,7 @@ extension Game {
                              setQuiet: lua.get(exports, "set_quiet"),
                              startGame: lua.get(exports, "start_game"), botMoves: lua.get(exports, "bot_moves"))
         api.exports = .table(exports)
-        api.led = .table(led)
+        api.led = .table(freezeGlobals(led: led))
         return api
     }
 
@@ -68,10 +68,10 @@ extension Game {
     }
 
     /// Runs the script and finds the rule table it returns.
-    func loadRules(source: String) throws -> (RuleSet, LuaRef) {
+    func loadRules(source: [UInt8]) throws -> (RuleSet, LuaRef) {
         let results: [LuaValue]
         do {
-            results = try lua.call(.function(lua.load(source, chunkName: displayPath)))
+            results = try lua.whileLoading { try lua.call(.function(lua.load(bytes: source, chunkName: displayPath))) }
         } catch let error as LuaError {
             throw GameError.script(error)
         }
@@ -82,6 +82,6 @@ extension Game {
         }
         try rules.readHooks(from: table, in: lua)
         rules = try rules.applying(overrides)
-        return (rules, table)
+        return (rules, freezeRules(table))
     }
 }

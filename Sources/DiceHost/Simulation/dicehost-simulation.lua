@@ -88,15 +88,19 @@ function SimG:next_turn(p)
   g.current = seats[seat]
   pending = seat
 end
+-- A second outcome is an error the host raises: such a game is the host's.
 function SimG:win(p)
+  if outcome ~= nil then fallback() end
   charged = charged + HOST
   outcome = seat_of(p)
 end
 function SimG:draw()
+  if outcome ~= nil then fallback() end
   charged = charged + HOST
   outcome = 0
 end
 local function knock_out(p)
+  if outcome ~= nil then fallback() end
   charged = charged + HOST
   raw_set(seats[seat_of(p)], "eliminated", true)
   local left, active = nil, 0
