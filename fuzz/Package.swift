@@ -11,7 +11,7 @@ import PackageDescription
 // or a worktree's), so the product is looked up under that name.
 let root = "\(#filePath)".split(separator: "/").dropLast(2).last.map(String.init) ?? "DiceHost"
 
-let targets = ["transcript", "repl", "notation", "set-params", "sim-merge", "script"]
+let targets = ["transcript", "repl", "notation", "set-params", "sim-merge", "script", "replay-log", "sensor-recording"]
 
 let package = Package(
     name: "DiceHostFuzz",

@@ -26,8 +26,7 @@ extension DiceHostCommand {
                 printError("dicehost: \(error)")
                 throw ExitStatus.usage
             } catch {
-                printError("\(error)")
-                throw ExitStatus.scriptDoesNotLoad
+                throw ExitStatus.loadFailure(error)
             }
         }
     }

@@ -12,7 +12,10 @@ extension DiceHostCommand {
                 at least and at most that total, the mean, the standard deviation and a bar chart.
                 Exploding dice are followed to --depth extra rolls per die (by default enough to
                 leave out less than 1e-12 of the mass; the runtime stops at 100) and the mass left
-                out is reported.
+                out is reported; 'at least' counts it as above every total shown (exact for one
+                die, an upper bound by at most that mass for several). The work is limited to
+                2x10^8 steps on exact counts (a few seconds): 100d1000 fits, while 100d1000kh99 or
+                100d6! at depth 100 are refused with the estimate.
                 """
         )
 
@@ -43,22 +46,48 @@ enum DiceReport {
     struct Row {
         var total: Int
         var count: BigUInt
-        var fraction: String
+        /// Nil when longer than the text report shows (`fractionLimit`).
+        var fraction: String?
         var probability: Double
         var atLeast: Double
         var atMost: Double
     }
 
-    static func rows(_ d: DiceDistribution) -> [Row] {
+    /// a/b as a Double from the top 64 bits of each: a division of numbers of thousands
+    /// of bits per row cost more than the distribution itself (small ones stay exact).
+    static func ratio(_ a: BigUInt, _ b: BigUInt) -> Double {
+        guard a.bitWidth > 128 || b.bitWidth > 128, !a.isZero, !b.isZero else { return DiceDistribution.ratio(a, b) }
+        func top(_ x: BigUInt) -> (Double, Int) {
+            let shift = max(0, x.bitWidth - 64)
+            return (Double(UInt64(x >> shift)), shift)
+        }
+        let (x, ex) = top(a), (y, ey) = top(b)
+        return (x / y) * pow(2.0, Double(ex - ey))
+    }
+
+    /// The fraction as shown: reduced, or nil when it would be longer than `limit`
+    /// characters (numbers of hundreds of digits are not worth converting to text).
+    static func fraction(_ d: DiceDistribution, _ count: BigUInt, limit: Int?) -> String? {
+        let (numerator, denominator) = d.reduced(count)
+        if numerator.isZero { return "0" }
+        if let limit, Double(numerator.bitWidth + denominator.bitWidth - 2) * 0.30103 > Double(limit) { return nil }
+        let text = "\(numerator)/\(denominator)"
+        return limit.map { text.count <= $0 ? text : nil } ?? text
+    }
+
+    static func rows(_ d: DiceDistribution, fractionLimit: Int? = nil) -> [Row] {
         var rows: [Row] = []
         var below = BigUInt(0)
-        let all = d.outcomes.reduce(BigUInt(0)) { $0 + $1.count }
+        // The mass a --depth left out is of longer chains, which reach past every total a
+        // shorter one shows: "at least" counts it (exact for one die; for several, an upper
+        // bound by at most that mass), so "at least" and "at most" still add up to one.
+        let all = d.denominator
         for outcome in d.outcomes {
             let atMost = below + outcome.count
-            rows.append(Row(total: outcome.total, count: outcome.count, fraction: d.fraction(outcome.count),
-                            probability: DiceDistribution.ratio(outcome.count, d.denominator),
-                            atLeast: DiceDistribution.ratio(all - below, d.denominator),
-                            atMost: DiceDistribution.ratio(atMost, d.denominator)))
+            rows.append(Row(total: outcome.total, count: outcome.count, fraction: fraction(d, outcome.count, limit: fractionLimit),
+                            probability: ratio(outcome.count, d.denominator),
+                            atLeast: ratio(all - below, d.denominator),
+                            atMost: ratio(atMost, d.denominator)))
             below = atMost
         }
         return rows
@@ -68,21 +97,22 @@ enum DiceReport {
         var line = "\(d.notation.text): \(d.outcomes.count) totals, mean \(format(d.mean)), sd \(format(d.standardDeviation))"
         if let depth = d.depth {
             line += d.leftOut.isZero ? ", exploding to the runtime's cap (\(depth) extra rolls): exact"
-                : ", exploding to depth \(depth): mass left out \(String(format: "%.3g", d.leftOutProbability)) (\(d.fraction(d.leftOut)))"
+                : ", exploding to depth \(depth): mass left out \(String(format: "%.3g", d.leftOutProbability)) (\(d.fraction(d.leftOut))); "
+                    + "'at least' counts it as above every total shown"
         }
         return line
     }
 
     static func text(_ d: DiceDistribution) -> String {
-        let rows = rows(d)
-        let fractionWidth = min(max(rows.map(\.fraction.count).max() ?? 11, 11), 40)
+        let rows = rows(d, fractionLimit: 40)
+        let fractionWidth = min(max(rows.map { $0.fraction?.count ?? 12 }.max() ?? 11, 11), 40)
         let totalWidth = max(rows.map { String($0.total).count }.max() ?? 5, 5)
         let top = rows.map(\.probability).max() ?? 1
         var lines = [summary(d), ""]
         lines.append(pad("total", totalWidth, left: true) + "  " + pad("probability", fractionWidth) + "  "
                      + pad("decimal", 10) + "  " + pad("at least", 10) + "  " + pad("at most", 10))
         for row in rows {
-            let fraction = row.fraction.count > 40 ? String(format: "%.6e", row.probability) : row.fraction
+            let fraction = row.fraction ?? String(format: "%.6e", row.probability)
             lines.append(pad(String(row.total), totalWidth, left: true) + "  " + pad(fraction, fractionWidth) + "  "
                          + pad(decimal(row.probability), 10) + "  " + pad(decimal(row.atLeast), 10) + "  "
                          + pad(decimal(row.atMost), 10) + "  " + bar(row.probability / top, width: 40))
@@ -97,7 +127,7 @@ enum DiceReport {
         ]
         if let depth = d.depth { object["depth"] = depth }
         object["outcomes"] = rows(d).map {
-            ["total": $0.total, "count": String($0.count), "fraction": $0.fraction, "probability": $0.probability,
+            ["total": $0.total, "count": String($0.count), "fraction": $0.fraction ?? "", "probability": $0.probability,
              "at_least": $0.atLeast, "at_most": $0.atMost] as [String: Any]
         }
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "{}" }

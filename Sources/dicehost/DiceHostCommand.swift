@@ -62,6 +62,17 @@ enum ExitStatus {
     static let failure = ExitCode(1)
     static let usage = ExitCode(2)
     static let scriptDoesNotLoad = ExitCode(3)
+
+    /// Reports why rules could not be started: a script that does not load exits 3, a
+    /// `--set` the rules do not take (unknown param, wrong type) is bad usage, 2.
+    static func loadFailure(_ error: Error) -> ExitCode {
+        if error is RuleSet.OverrideError {
+            printError("dicehost: --set: \(error)")
+            return usage
+        }
+        printError("\(error)")
+        return scriptDoesNotLoad
+    }
 }
 
 /// Writes a line to standard error.

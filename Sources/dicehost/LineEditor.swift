@@ -68,6 +68,10 @@ final class LineEditor {
                 if idle() { rl_forced_update_display() }
                 continue
             }
+            // The terminal went away (a window closed, an ssh connection dropped): the
+            // read would fail at once, libedit would not finish the line, and the loop
+            // would spin on a dead terminal for ever. End as at Ctrl-D.
+            if Self.terminalIsGone(descriptor) { return .end }
             rl_callback_read_char()
         }
         guard let line = LineEditor.finishedLine else { return .end }
@@ -76,5 +80,14 @@ final class LineEditor {
             _ = write_history(historyFile)
         }
         return .line(line)
+    }
+
+    /// Whether a terminal that poll says is ready has hung up, failed, or has nothing to
+    /// read (in the raw mode libedit sets, ready with no byte waiting is end of file).
+    static func terminalIsGone(_ polled: pollfd) -> Bool {
+        if polled.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { return true }
+        var waiting: Int32 = 0
+        guard ioctl(STDIN_FILENO, UInt(FIONREAD), &waiting) == 0 else { return true }
+        return waiting <= 0
     }
 }

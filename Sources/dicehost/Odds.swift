@@ -86,6 +86,8 @@ extension DiceHostCommand {
             } catch let error as GameError {
                 printError("\(error)")
                 throw ExitStatus.scriptDoesNotLoad
+            } catch let error as RuleSet.OverrideError {
+                throw ExitStatus.loadFailure(error)
             }
         }
     }

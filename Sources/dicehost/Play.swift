@@ -66,8 +66,7 @@ extension DiceHostCommand {
             do {
                 game = try Game(rulesFile: rules, players: names, seed: seed, params: params)
             } catch {
-                printError("\(error)")
-                throw ExitStatus.scriptDoesNotLoad
+                throw ExitStatus.loadFailure(error)
             }
             let protected = [game.sourcePath] + game.lua.loadedModulePaths
             let recorder = SafeFileWriter(protectedPaths: protected, force: force, forceHint: "--force")
@@ -217,8 +216,7 @@ extension DiceHostCommand {
         static func players(_ text: String?, rules: String, params: [(String, String)]) throws -> [String] {
             let ruleSet: RuleSet
             do { ruleSet = try Game.check(rulesFile: rules, params: params) } catch {
-                printError("\(error)")
-                throw ExitStatus.scriptDoesNotLoad
+                throw ExitStatus.loadFailure(error)
             }
             guard let text else { return PlayerList.defaultNames(for: ruleSet) }
             do { return try PlayerList.parse(text, for: ruleSet) } catch {

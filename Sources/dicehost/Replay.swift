@@ -9,8 +9,11 @@ extension DiceHostCommand {
             discussion: """
                 Plays each game of the log again from its seed and inputs and compares every
                 event. With --rules, replays the same inputs under other rules and shows the first
-                input whose events differ, both sides. Exits 0 when every event matches, 1 at a
-                difference, 2 for a log that cannot be read, 3 if the rules do not load.
+                input whose events differ, both sides. A log is never trusted: replay writes no
+                file (a logged 'save' is refused) and reads recordings only from the log's own
+                folder. Exits 0 when every event matches, 1 at a difference or when replay stops
+                at a logged 'load' (the rest is not checked), 2 for a log that cannot be read, 3 if
+                the rules do not load.
                 """
         )
 

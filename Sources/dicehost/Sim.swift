@@ -132,8 +132,7 @@ extension DiceHostCommand.Sim {
                 printError("dicehost: \(error)")
                 throw ExitStatus.usage
             } catch {
-                printError("\(error)")
-                throw ExitStatus.scriptDoesNotLoad
+                throw ExitStatus.loadFailure(error)
             }
         }
 

@@ -56,10 +56,15 @@ func writeTemporary(_ text: String, name: String = "script.lua") throws -> Strin
         #expect(snap.stdout.contains("odds: not analysable by `dicehost odds`: setup drew random numbers"), "\(snap)")
     }
 
-    @Test func aBadParamOverrideExitsThree() throws {
-        let result = try runDicehost(["check", "examples/rules/pig.lua", "--set", "target=abc"])
-        #expect(result.status == 3)
-        #expect(result.stderr == "param 'target' must be an integer, got 'abc'\n")
+    @Test func aBadParamOverrideIsBadUsage() throws {
+        for command in ["check", "play", "sim"] {
+            let result = try runDicehost([command, "examples/rules/pig.lua", "--set", "target=abc"], input: "")
+            #expect(result.status == 2, "\(command): \(result)")
+            #expect(result.stderr == "dicehost: --set: param 'target' must be an integer, got 'abc'\n", "\(command)")
+        }
+        let unknown = try runDicehost(["check", "examples/rules/pig.lua", "--set", "goal=3"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.hasPrefix("dicehost: --set: unknown param 'goal' (this game has: "))
     }
 
     @Test func aMalformedSetIsBadUsage() throws {

@@ -51,4 +51,65 @@ import Testing
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("none.jsonl:0: cannot read the log: No such file or directory"))
     }
+    /// A log line as a hand-edited log would have it: an input and no events.
+    func entry(_ n: Int, _ input: String) -> String {
+        "{\"n\":\(n),\"input\":\"\(input)\",\"t\":0,\"events\":[]}\n"
+    }
+
+    @Test func aLoggedSaveIsRefusedAndWritesNothing() throws {
+        let folder = try scratch()
+        try FileManager.default.createDirectory(atPath: folder + "/logs", withIntermediateDirectories: true)
+        try "precious\n".write(toFile: folder + "/victim.txt", atomically: true, encoding: .utf8)
+        let log = folder + "/logs/g.jsonl"
+        let play = try runDicehost(["play", "examples/rules/pig.lua", "--seed", "5", "--log", log], input: "roll 3\n")
+        #expect(play.status == 0, "\(play)")
+        for (n, input) in [(2, "save ../victim.txt --force"), (3, "save \(folder)/victim.txt --force"), (4, "save fresh.txt")] {
+            let handle = try #require(FileHandle(forWritingAtPath: log))
+            handle.seekToEndOfFile()
+            handle.write(Data(entry(n, input).utf8))
+            try handle.close()
+        }
+        let replay = try runDicehost(["replay", log])
+        #expect(replay.status == 1, "\(replay)")
+        #expect(replay.stdout.contains("error: cannot write ../victim.txt: a replay never writes files (the log asked to)"), "\(replay.stdout)")
+        #expect(!replay.stdout.contains("all "))
+        #expect(try String(contentsOfFile: folder + "/victim.txt", encoding: .utf8) == "precious\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/logs") == ["g.jsonl"])
+    }
+
+    @Test func aReplayReadsRecordingsOnlyFromTheLogsFolder() throws {
+        let folder = try scratch()
+        for sub in ["logs", "outside"] { try FileManager.default.createDirectory(atPath: folder + "/" + sub, withIntermediateDirectories: true) }
+        let recording = "t,x,y,z\n0,0.1,0,1\n"
+        try recording.write(toFile: folder + "/logs/tilt.csv", atomically: true, encoding: .utf8)
+        try recording.write(toFile: folder + "/outside/secret.csv", atomically: true, encoding: .utf8)
+        // A log whose recording lies beside it replays.
+        let log = folder + "/logs/g.jsonl"
+        let play = try runDicehost(["play", "rules/labyrinth.lua", "--seed", "1", "--log", log],
+                                   input: "sensor accelerometer \(folder)/logs/tilt.csv\ntick 100ms\n")
+        #expect(play.status == 0, "\(play)")
+        let good = try runDicehost(["replay", log])
+        #expect(good.status == 0, "\(good)")
+        for outside in ["../outside/secret.csv", folder + "/outside/secret.csv"] {
+            var text = try String(contentsOfFile: log, encoding: .utf8)
+            text = text.replacingOccurrences(of: "sensor accelerometer \(folder)/logs/tilt.csv", with: "sensor accelerometer \(outside)")
+            try text.write(toFile: folder + "/logs/edited.jsonl", atomically: true, encoding: .utf8)
+            let replay = try runDicehost(["replay", folder + "/logs/edited.jsonl"])
+            #expect(replay.status == 1, "\(replay)")
+            #expect(replay.stdout.contains("error: cannot load \(outside): a replayed log may only read files in its own folder (\(folder)/logs)"), "\(replay.stdout)")
+        }
+    }
+
+    @Test func aReplayStoppedAtALoadDoesNotSayEverythingMatched() throws {
+        let folder = try scratch()
+        let log = folder + "/g.jsonl"
+        let play = try runDicehost(["play", "examples/rules/pig.lua", "--seed", "5", "--log", log],
+                                   input: "roll 3\nsave \(folder)/s.txt\nload \(folder)/s.txt\nroll 4\nroll 5\n")
+        #expect(play.status == 0, "\(play)")
+        let replay = try runDicehost(["replay", log])
+        #expect(replay.status == 1, "\(replay)")
+        #expect(!replay.stdout.contains("all "), "\(replay.stdout)")
+        #expect(replay.stdout.contains("examples/rules/pig.lua: 1 of 4 inputs replayed and their "), "\(replay.stdout)")
+        #expect(replay.stdout.contains("events match; the 3 from the load on were not checked"), "\(replay.stdout)")
+    }
 }

@@ -28,4 +28,30 @@ import Testing
         #expect(piped.status == 1)
         #expect(piped.stderr == "dicehost: \(fifo): cannot read the file: it is not a regular file\n")
     }
+    /// Fields that are each valid alone but not together (or names a report keys by)
+    /// are refused by name, before any report is made from them.
+    @Test func aResultWithRepeatedOrBadPlayerNamesIsRefusedNotATrap() throws {
+        let run = try runDicehost(["sim", "rules/race.lua", "--games", "20", "--seed", "3", "--json", "--threads", "1"])
+        #expect(run.status == 0, "\(run)")
+        let cases: [([String], String)] = [
+            (["Ann", "Ann"], "result.study.players[1]: 'Ann' is named twice (player names must be distinct)"),
+            (["Ann", ""], "result.study.players[1]: must be a player name of 1 to 32 characters without spaces or control characters, got ''"),
+            (["Ann", "B b"], "result.study.players[1]: must be a player name of 1 to 32 characters without spaces or control characters, got 'B b'"),
+        ]
+        for (players, message) in cases {
+            var document = try #require(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+            var result = try #require(document["result"] as? [String: Any])
+            var study = try #require(result["study"] as? [String: Any])
+            study["players"] = players
+            result["study"] = study
+            document["result"] = result
+            let text = String(decoding: try JSONSerialization.data(withJSONObject: document), as: UTF8.self)
+            let path = try writeTemporary(text, name: "part.json")
+            for arguments in [["sim", "merge", path], ["sim", "merge", "--json", path]] {
+                let merged = try runDicehost(arguments)
+                #expect(merged.status == 1, "\(merged)")
+                #expect(merged.stderr == "dicehost: \(path): \(message)\n")
+            }
+        }
+    }
 }

@@ -32,13 +32,14 @@ public enum SensorRecording {
         return try parse(String(decoding: data, as: UTF8.self), sensor: sensor, file: path)
     }
 
-    /// Parses CSV (first line a header starting with `t`) or JSON Lines (lines starting with `{`).
+    /// Parses CSV (first line a header starting with `t`) or JSON Lines (lines starting with
+    /// `{`); lines may end in LF or CRLF.
     public static func parse(_ text: String, sensor: SensorKind, file: String = "recording") throws -> [SensorSample] {
         var samples: [SensorSample] = []
         var csvColumns: Int?
         var lastTime = 0
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.trimmingCharacters(in: .whitespaces)
+        for (index, raw) in TextLines.split(text).enumerated() {
+            let line = String(decoding: raw, as: UTF8.self)
             let number = index + 1
             func fail(_ message: String) -> FormatError { FormatError(file: file, line: number, message: message) }
             if line.isEmpty || line.hasPrefix("#") { continue }

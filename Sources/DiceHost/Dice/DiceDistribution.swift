@@ -33,7 +33,11 @@ public struct DiceDistribution: Sendable {
         public var description: String {
             switch self {
             case .tooMuchWork(let notation, let estimate, let limit):
-                return "the distribution of '\(DiceNotation.shortened(notation))' needs about \(estimate) steps, more than the \(limit) allowed"
+                // Each step adds exact counts of hundreds of digits (sides^dice ways), so
+                // the limit keeps the command within seconds.
+                return "the distribution of '\(DiceNotation.shortened(notation))' needs about \(estimate) steps, more than the \(limit) allowed "
+                    + "(a few seconds' work on exact counts): try fewer dice or sides, a smaller keep count or --depth, "
+                    + "or estimate it with `dicehost sim` or dice.roll"
             case .badDepth(let depth):
                 return "the explosion depth must be 0..\(HostLimits.explosionsPerDie), got \(depth)"
             }
@@ -88,6 +92,12 @@ public struct DiceDistribution: Sendable {
         let faces = notation.exploding ? (min(depth ?? 0, HostLimits.explosionsPerDie) + 1) * notation.sides : notation.sides
         let n = notation.count
         switch notation.keep {
+        case .all where !notation.exploding:
+            // A plain die: each of n dice is a window sum over a table up to n × sides
+            // wide, two big additions per entry (see `sum`).
+            let (a, o1) = n.multipliedReportingOverflow(by: n)
+            let (b, o2) = a.multipliedReportingOverflow(by: max(faces, 1))
+            return o1 || o2 ? Int.max : b + n
         case .all:
             // n convolutions of a growing table (up to n × top face wide) with `faces` entries.
             return n.multipliedReportingOverflow(by: n).partialValue.multipliedReportingOverflow(by: faces).partialValue
@@ -212,9 +222,50 @@ public struct DiceDistribution: Sendable {
 
     /// The reduced fraction of a count, e.g. "7/72".
     public func fraction(_ count: BigUInt) -> String {
-        let gcd = count.greatestCommonDivisor(with: denominator)
-        guard !gcd.isZero else { return "0" }
-        return "\(count / gcd)/\(denominator / gcd)"
+        let (numerator, denominator) = reduced(count)
+        guard !numerator.isZero else { return "0" }
+        return "\(numerator)/\(denominator)"
+    }
+
+    /// A count over the denominator in lowest terms. The denominator is a power of the
+    /// die's sides, so dividing out the primes of the sides is the whole reduction: a few
+    /// divisions by one word, where a general gcd of numbers of thousands of bits would
+    /// cost more than computing the distribution (100d1000 has 99,901 totals).
+    public func reduced(_ count: BigUInt) -> (numerator: BigUInt, denominator: BigUInt) {
+        guard !count.isZero else { return (0, 1) }
+        var numerator = count, denominator = self.denominator
+        for prime in Self.primeFactors(of: notation.sides) {
+            while true {
+                let (n, nr) = Self.divide(numerator, by: UInt(prime))
+                guard nr == 0 else { break }
+                let (d, dr) = Self.divide(denominator, by: UInt(prime))
+                guard dr == 0 else { break }
+                (numerator, denominator) = (n, d)
+            }
+        }
+        return (numerator, denominator)
+    }
+
+    /// x / d and x % d for a one-word d, word by word: BigInt's general division is
+    /// made for big divisors and costs far more.
+    static func divide(_ x: BigUInt, by d: UInt) -> (quotient: BigUInt, remainder: UInt) {
+        let words = Array(x.words)
+        var quotient = [UInt](repeating: 0, count: words.count)
+        var remainder: UInt = 0
+        for i in stride(from: words.count - 1, through: 0, by: -1) {
+            (quotient[i], remainder) = d.dividingFullWidth((high: remainder, low: words[i]))
+        }
+        return (BigUInt(words: quotient), remainder)
+    }
+
+    static func primeFactors(of n: Int) -> [Int] {
+        var primes: [Int] = [], rest = n, p = 2
+        while p * p <= rest {
+            if rest % p == 0 { primes.append(p); while rest % p == 0 { rest /= p } }
+            p += 1
+        }
+        if rest > 1 { primes.append(rest) }
+        return primes
     }
 
     public func probability(of total: Int) -> Double {

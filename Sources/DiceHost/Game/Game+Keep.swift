@@ -9,8 +9,10 @@ import Lua
 extension Game {
     /// A roll for `player` (default: the current one) that keeps the dice at `positions`
     /// (1-based, into their last good roll) and rolls the others from the game's
-    /// generator, in position order.
-    public func roll(keeping positions: [Int], by player: String? = nil) throws {
+    /// generator, in position order - or gives them `rolled` (one value per die not
+    /// kept, in position order: `roll keep 1 3 = 4 5`, so a test need not depend on the
+    /// seed). No positions keeps none and rolls every die; every position rolls none.
+    public func roll(keeping positions: [Int], rolled given: [Int]? = nil, by player: String? = nil) throws {
         try transaction {
             let seat = try self.seat(of: player)
             if player != nil { try checkTurn(seat: seat, input: "roll") }
@@ -21,10 +23,19 @@ extension Game {
             if let bad = positions.first(where: { !(1...dice.count).contains($0) }) {
                 throw GameError.refused("roll keep: positions are 1 to \(dice.count) for \(dice), got \(bad)")
             }
-            var one = dice
-            one.count = 1
-            for index in values.indices where !kept.contains(index + 1) {
-                values[index] = one.roll { lua.random.integer(in: $0) }.first ?? 1
+            let rerolled = values.indices.filter { !kept.contains($0 + 1) }
+            if let given {
+                guard given.count == rerolled.count else {
+                    throw GameError.refused("roll keep: \(rerolled.count) dice are rolled again, so give \(rerolled.count) value\(rerolled.count == 1 ? "" : "s") after '=', got \(given.count)")
+                }
+                if let bad = given.first(where: { !dice.dieValues.contains($0) }) {
+                    throw GameError.refused("a \(dice.sides)-sided die cannot show \(bad)")
+                }
+                for (index, value) in zip(rerolled, given) { values[index] = value }
+            } else {
+                var one = dice
+                one.count = 1
+                for index in rerolled { values[index] = one.roll { lua.random.integer(in: $0) }.first ?? 1 }
             }
             let roll = Roll(values: values, total: dice.total(of: values))
             host.rolls += 1

@@ -106,6 +106,9 @@ public enum GameLog {
         public var header: Header
         public var headerLine: Int
         public var entries: [(line: Int, entry: Entry)]
+        /// The folder of the log file it was read from (nil: parsed from text). A replay
+        /// reads files (sensor recordings) only from there.
+        public var folder: String? = nil
     }
 
     /// A log line that is not what the format expects there.
@@ -125,18 +128,22 @@ public enum GameLog {
         do { data = try LuaSourceFile.read(path, limit: maxFileBytes) } catch let problem as LuaSourceFile.Problem {
             throw FormatError(file: path, line: 0, message: "cannot read the log: \(problem.reason)")
         }
-        return try parse(String(decoding: data, as: UTF8.self), file: path)
+        var games = try parse(String(decoding: data, as: UTF8.self), file: path)
+        let folder = (path as NSString).deletingLastPathComponent
+        for index in games.indices { games[index].folder = folder.isEmpty ? "." : folder }
+        return games
     }
 
-    /// Parses log text; blank lines are skipped. Errors name the line and what was expected.
+    /// Parses log text; blank lines are skipped, a line may end in CRLF. Errors name the
+    /// line and what was expected.
     public static func parse(_ text: String, file: String = "log") throws -> [LoggedGame] {
         var games: [LoggedGame] = []
         let decoder = JSONDecoder()
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (index, raw) in TextLines.split(text).enumerated() {
             let lineNumber = index + 1
-            let line = raw.trimmingCharacters(in: .whitespaces)
-            if line.isEmpty { continue }
-            let bytes = Data(line.utf8)
+            let bytes = Data(raw)
+            if bytes.isEmpty { continue }
+            let line = String(decoding: bytes, as: UTF8.self)
             guard case .object(let fields)? = try? decoder.decode(JSONValue.self, from: bytes) else {
                 throw FormatError(file: file, line: lineNumber, message: "expected one JSON object per line, got \(preview(line))")
             }
@@ -144,6 +151,9 @@ public enum GameLog {
                 guard fields["dicehost_log"] == .integer(Int64(version)) else {
                     throw FormatError(file: file, line: lineNumber,
                                       message: "this log is format \(fields["dicehost_log"]?.description ?? "?"); this dicehost reads format \(version)")
+                }
+                if let problem = wholeNumberProblem(fields, ["seed"], unsigned: true) {
+                    throw FormatError(file: file, line: lineNumber, message: "expected a header: \(problem)")
                 }
                 let header = try decode(Header.self, from: bytes, what: "a header", file: file, line: lineNumber)
                 if let bad = header.params.first(where: { $0.count != 2 }) {
@@ -155,6 +165,9 @@ public enum GameLog {
             }
             guard !games.isEmpty else {
                 throw FormatError(file: file, line: lineNumber, message: "expected a header line ({\"dicehost_log\":\(version),\"rules\":…}) before any input, got \(preview(line))")
+            }
+            if let problem = wholeNumberProblem(fields, ["n", "t"], unsigned: false) {
+                throw FormatError(file: file, line: lineNumber, message: "expected an input line: \(problem)")
             }
             let entry = try decode(Entry.self, from: bytes, what: "an input line", file: file, line: lineNumber)
             guard (entry.input != nil) != (entry.bot == true) else {
@@ -169,6 +182,22 @@ public enum GameLog {
         }
         guard !games.isEmpty else { throw FormatError(file: file, line: 1, message: "expected a header line, the file has no games") }
         return games
+    }
+
+    /// Foundation on Linux reports a whole number that does not fit its field without
+    /// naming the field: check those fields first, so the error names them.
+    static func wholeNumberProblem(_ fields: [String: JSONValue], _ names: [String], unsigned: Bool) -> String? {
+        for name in names {
+            switch fields[name] {
+            case nil, .integer(0...)?: continue
+            case .integer?: if !unsigned { continue }
+            case .unsigned? where unsigned: continue
+            default: break
+            }
+            let range = unsigned ? "from 0 to \(UInt64.max)" : "from \(Int64.min) to \(Int64.max)"
+            return "the field '\(name)' must be a whole number \(range), got \(preview(fields[name]?.description ?? ""))"
+        }
+        return nil
     }
 
     static func checkEvents(_ events: [JSONValue], file: String, line: Int) throws {

@@ -24,7 +24,8 @@ public enum GameReplay {
         public var failure: String?
         public var inputCount = 0
 
-        public var matched: Bool { divergence == nil && failure == nil }
+        /// Every input checked and matched: a replay stopped at a `load` checked only part.
+        public var matched: Bool { divergence == nil && failure == nil && stopped == nil }
     }
 
     /// Where the replayed game first differs from the log.
@@ -48,14 +49,39 @@ public enum GameReplay {
                 out.append("  \(title):")
                 for (index, event) in events.enumerated() {
                     let marker = index == firstDifferent ? "> " : "  "
-                    out.append("  \(marker)[\(event["t"]?.intValue ?? 0)ms] \(event["text"]?.stringValue ?? event.description)")
+                    out.append("  \(marker)[\(event["t"]?.intValue ?? 0)ms] \(Self.shortened(event["text"]?.stringValue ?? event.description))")
                 }
                 if events.isEmpty { out.append("    (no events)") }
-                if let error { out.append("    error: \(error)") }
+                if let error { out.append("    error: \(Self.shortened(error))") }
             }
             side("logged", logged, loggedError)
             side("replayed", replayed, replayedError)
+            if firstDifferent < min(logged.count, replayed.count) {
+                out += Self.fieldDifferences(logged[firstDifferent], replayed[firstDifferent]).map { "  " + $0 }
+            }
             return out
+        }
+
+        /// The longest event text or value a report shows (a log line may hold 256 MiB).
+        static let maxShownCharacters = 500
+
+        static func shortened(_ text: String) -> String {
+            let line = GameEvent.oneLine(text)
+            guard line.count > maxShownCharacters else { return line }
+            return line.prefix(maxShownCharacters) + "… (\(line.utf8.count) bytes)"
+        }
+
+        /// The fields in which two events differ, each with both values: events whose
+        /// texts are the same may still differ in their JSON fields.
+        static func fieldDifferences(_ logged: JSONValue, _ replayed: JSONValue) -> [String] {
+            guard case .object(let a) = logged, case .object(let b) = replayed else {
+                return ["the marked event differs: logged \(shortened(logged.description)), replayed \(shortened(replayed.description))"]
+            }
+            let names = Set(a.keys).union(b.keys).sorted().filter { a[$0] != b[$0] }
+            let shown = names.prefix(5).map { name in
+                "field \"\(shortened(name))\" differs: logged \(shortened(a[name]?.description ?? "(absent)")), replayed \(shortened(b[name]?.description ?? "(absent)"))"
+            }
+            return shown + (names.count > 5 ? ["and \(names.count - 5) more fields"] : [])
         }
     }
 
@@ -76,7 +102,13 @@ public enum GameReplay {
                     out.append("\(title): \(game.matchedInputs) of \(game.inputCount) inputs matched before the difference")
                     continue
                 }
-                if let stopped = game.stopped { out.append("\(title): \(stopped)") }
+                if let stopped = game.stopped {
+                    out.append("\(title): \(stopped)")
+                    let unchecked = game.inputCount - game.matchedInputs
+                    out.append("\(title): \(game.matchedInputs) of \(game.inputCount) inputs replayed and their \(game.checkedEvents) events match; "
+                               + "the \(unchecked) from the load on were not checked")
+                    continue
+                }
                 out.append("\(title): \(game.matchedInputs) input\(game.matchedInputs == 1 ? "" : "s") replayed, all \(game.checkedEvents) events match")
             }
             return out
@@ -116,7 +148,8 @@ public enum GameReplay {
             report.failure = "cannot start the game: \(error)"
             return report
         }
-        let session = GameSession(game: game)
+        // A log is data from someone else: its inputs write nothing and read only beside it.
+        let session = GameSession(game: game, files: .replay(logFolder: logged.folder))
         let start = GameLog.startEvents(of: game).map(GameLog.json)
         guard start == header.events else {
             report.divergence = Divergence(input: 0, line: logged.headerLine, command: "(start)", logged: header.events, replayed: start)
@@ -124,7 +157,7 @@ public enum GameReplay {
         }
         report.checkedEvents = start.count
         for (line, entry) in logged.entries {
-            if let input = entry.input, input.split(separator: " ").first == "load" {
+            if let input = entry.input, input.split(whereSeparator: \.isWhitespace).first == "load" {
                 report.stopped = "stopped at input \(entry.n) (log line \(line)): '\(input)' replaced the game with a saved one; replay cannot follow it"
                 return report
             }

@@ -71,25 +71,31 @@ public struct RuleSet: Sendable {
 
     public func param(_ name: String) -> Param? { params.first(where: { $0.name == name })?.value }
 
+    /// A `--set` override the rules do not take (an unknown param, a value of the wrong
+    /// type): the script loaded, the command line was wrong (bad usage, exit 2).
+    public struct OverrideError: Error, Equatable, CustomStringConvertible {
+        public let description: String
+    }
+
     /// Applies `--set` overrides, each checked against its declared type; `dice` may
-    /// always be overridden with dice notation.
+    /// always be overridden with dice notation. Throws `OverrideError`.
     public func applying(_ overrides: [(String, String)]) throws -> RuleSet {
         var result = self
         for (key, text) in overrides {
             if key == "dice", param("dice") == nil {
-                do { result.dice = try DiceNotation(text) } catch { throw GameError.invalidRules("\(error)", location: nil) }
+                do { result.dice = try DiceNotation(text) } catch { throw OverrideError(description: "\(error)") }
                 continue
             }
             guard let index = result.params.firstIndex(where: { $0.name == key }) else {
                 let known = params.map(\.name) + (param("dice") == nil ? ["dice"] : [])
-                throw GameError.invalidRules("unknown param '\(key)' (this game has: \(known.joined(separator: ", ")))", location: nil)
+                throw OverrideError(description: "unknown param '\(key)' (this game has: \(known.joined(separator: ", ")))")
             }
             guard let value = result.params[index].value.parse(text) else {
-                throw GameError.invalidRules("param '\(key)' must be \(result.params[index].value.typeName), got '\(text)'", location: nil)
+                throw OverrideError(description: "param '\(key)' must be \(result.params[index].value.typeName), got '\(text)'")
             }
             result.params[index].value = value
             if key == "dice", case .string(let notation) = value {
-                do { result.dice = try DiceNotation(notation) } catch { throw GameError.invalidRules("\(error)", location: nil) }
+                do { result.dice = try DiceNotation(notation) } catch { throw OverrideError(description: "\(error)") }
             }
         }
         return result

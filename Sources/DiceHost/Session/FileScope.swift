@@ -21,6 +21,10 @@ public struct FileScope: Sendable {
     public var confinedTo: [String]
     /// The rules that decide what may be written (the protected files are the game's own).
     public var writer: SafeFileWriter
+    /// Why nothing may be written here at all (`save` is refused with it), if so.
+    public var writingRefused: String?
+    /// What a read outside `confinedTo` is refused with.
+    public var confinementReason = "a test may only load files in its own folder or saved by it"
 
     /// `load` inside a loaded transcript nests at most this deep.
     public static let maxLoadDepth = 8
@@ -45,6 +49,20 @@ public struct FileScope: Sendable {
                          confinedTo: [temporaryFolder, folder], writer: SafeFileWriter(forceHint: "save FILE --force"))
     }
 
+    /// A replayed game log's scope: a log is data from someone else, so nothing is
+    /// written (a logged `save` is refused) and files are read only from the log's own
+    /// folder (`sensor accelerometer FILE`); with no folder (a log parsed from text),
+    /// nothing is read.
+    public static func replay(logFolder: String?) -> FileScope {
+        let folder = logFolder ?? "/nonexistent/dicehost-replay-reads-nothing"
+        var scope = FileScope(writeFolder: folder, readFolders: logFolder.map { [$0] } ?? [], confinedTo: [folder],
+                              writer: SafeFileWriter(forceHint: "save FILE --force"))
+        scope.writingRefused = "a replay never writes files (the log asked to)"
+        scope.confinementReason = logFolder.map { "a replayed log may only read files in its own folder (\($0))" }
+            ?? "a replayed log read from text may not read files"
+        return scope
+    }
+
     /// The scope of a transcript being loaded from `file`: its own `load` lines look
     /// beside it (after the write folder, where a test's saves are).
     func loading(from file: String) -> FileScope {
@@ -63,6 +81,7 @@ public struct FileScope: Sendable {
 
     /// The path to write `name` at; throws when it would leave the scope.
     public func pathForWriting(_ name: String) throws -> String {
+        if let writingRefused { throw ScopeError(path: name, reason: "write \(name): \(writingRefused)") }
         let path = Self.join(writeFolder, name)
         guard !confinedTo.isEmpty else { return path }
         let last = (name as NSString).lastPathComponent
@@ -80,7 +99,7 @@ public struct FileScope: Sendable {
             throw ScopeError(path: name, reason: "load \(name): no such file")
         }
         if !confinedTo.isEmpty && !isInside(Self.realPath(path), allowingRoot: false) {
-            throw ScopeError(path: name, reason: "load \(name): a test may only load files in its own folder or saved by it")
+            throw ScopeError(path: name, reason: "load \(name): \(confinementReason)")
         }
         return path
     }

@@ -15,9 +15,9 @@ public final class GameSession {
     /// What the game printed when it started, and every command since with its output:
     /// what `save` writes (a transcript, so a saved game is also a rule test).
     public private(set) var startLines: [String]
-    public private(set) var steps: [Step] = [] {
-        didSet { if steps.count != oldValue.count + 1 { historyBytes = steps.reduce(0) { $0 + $1.bytes } } }
-    }
+    // No didSet here: an observer given `oldValue` copies the whole history on every
+    // append, which made each command cost as much as the game was long.
+    public private(set) var steps: [Step] = []
     /// The bytes `steps` hold (inputs and outputs), kept under `maxHistoryBytes`.
     public private(set) var historyBytes = 0
     /// Where `save` and `load` may write and read.
@@ -67,7 +67,7 @@ public final class GameSession {
 
     static let help: [(String, String)] = [
         ("roll [V...|tilt|short]", "roll the declared dice, given values, or a flagged roll"),
-        ("roll keep P...", "keep the dice at positions P of your last roll, roll the others"),
+        ("roll keep P... [= V...]", "keep the dice at positions P of your last roll, roll the others (or give their values V)"),
         ("ACTION [ARGS...]", "an action the rules declare, as the current player"),
         ("as NAME COMMAND", "act as another player, e.g. 'as Bob snap'"),
         ("tick DURATION", "advance the game clock, e.g. 'tick 500ms', 'tick 2s'"),
@@ -171,6 +171,7 @@ public final class GameSession {
             guard let last = steps.lastIndex(where: \.changedGame), game.canUndo else { break }
             do { try game.undo() } catch { return lines + ["error: \(error)"] }
             let input = steps[last].input
+            historyBytes -= steps[last...].reduce(0) { $0 + $1.bytes }
             steps.removeSubrange(last...)
             redoStack.append(input)
             lines.append("undone: \(input)")
@@ -256,6 +257,7 @@ public final class GameSession {
         }
         let differing = zip(saved.steps, replay.steps).filter { $0.0.expected != $0.1.output }.map(\.0.input)
         (game, startLines, steps, sawRuleError) = (loaded, replay.startLines, replay.steps, sawRuleError || replay.sawRuleError)
+        historyBytes = replay.historyBytes
         redoStack = []
         var lines = ["loaded \(file): \(game.rules.name), \(game.playerNames.joined(separator: ", ")), \(steps.count) command\(steps.count == 1 ? "" : "s") replayed"]
         if let first = differing.first {
@@ -285,13 +287,22 @@ public final class GameSession {
             case "tilt": try game.roll(flag: .tilt, by: player)
             case "short", "too_short": try game.roll(flag: .tooShort, by: player)
             case "keep":
-                let positions = try args.dropFirst().map { arg -> Int in
+                // roll keep P... [= V...]: the values after '=' are those of the dice rolled again.
+                let words = args.dropFirst()
+                let equals = words.firstIndex(of: "=")
+                let positions = try words[..<(equals ?? words.endIndex)].map { arg -> Int in
                     guard let position = Int(arg), (1...1000).contains(position) else {
-                        throw GameError.refused("roll keep takes die positions, e.g. 'roll keep 1 3', got '\(arg)'")
+                        throw GameError.refused("roll keep takes die positions, e.g. 'roll keep 1 3' (or 'roll keep 1 3 = 4 5' with the new dice's values), got '\(arg)'")
                     }
                     return position
                 }
-                try game.roll(keeping: positions, by: player)
+                let rolled = try equals.map { words[($0 + 1)...] }.map { try $0.map { arg -> Int in
+                    guard let value = Int(arg), (1...Self.maxRollValue).contains(value) else {
+                        throw GameError.refused("a rolled value must be from 1 to \(Self.maxRollValue), got '\(arg)'")
+                    }
+                    return value
+                } }
+                try game.roll(keeping: positions, rolled: rolled, by: player)
             default:
                 let values = try args.map { arg -> Int in
                     guard let v = Int(arg) else { throw GameError.refused("roll takes numbers, 'tilt' or 'short', got '\(arg)'") }

@@ -94,6 +94,16 @@ extension SimulationResult {
         guard (1...PlayerList.maxPlayers).contains(study.players.count) else {
             throw fail("study.players", "must name 1 to \(PlayerList.maxPlayers) players, got \(study.players.count)")
         }
+        // Reports key win rates by player: each name must be one a game could have had.
+        for (i, name) in study.players.enumerated() {
+            guard !name.isEmpty, name.count <= PlayerList.maxNameLength,
+                  !name.unicodeScalars.contains(where: { $0.properties.isWhitespace || GameEvent.needsEscape($0) }) else {
+                throw fail("study.players[\(i)]", "must be a player name of 1 to \(PlayerList.maxNameLength) characters without spaces or control characters, got \(GameEvent.oneLine("'\(name.prefix(40))'"))")
+            }
+            guard !study.players[..<i].contains(name) else {
+                throw fail("study.players[\(i)]", "'\(name)' is named twice (player names must be distinct)")
+            }
+        }
         guard (1...Simulation.maxGames).contains(study.games) else {
             throw fail("study.games", "must be from 1 to \(Simulation.maxGames), got \(study.games)")
         }
