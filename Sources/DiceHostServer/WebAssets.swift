@@ -7,6 +7,7 @@ import HummingbirdWebSocket
 struct WebAssets: Sendable {
     static let files: [(name: String, type: String)] = [
         ("index.html", "text/html; charset=utf-8"), ("app.js", "text/javascript; charset=utf-8"), ("style.css", "text/css; charset=utf-8"),
+        ("table.js", "text/javascript; charset=utf-8"),
     ]
     let contents: [String: (type: String, bytes: [UInt8])]
 
