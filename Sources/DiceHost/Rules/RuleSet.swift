@@ -236,6 +236,10 @@ public struct RuleSet: Sendable {
             guard case .string(let field) = key, !Self.knownFields.contains(field), let nearest = Self.nearestField(to: field) else { return nil }
             return "unknown rule field '\(field)' (\(location)): the host never calls it; did you mean '\(nearest)'?"
         }
+        // Without a view everything in g is visible, the cup too (p.last_roll, p's fields).
+        if secretRolls && !hooks.contains("view") {
+            warnings.append("secret_rolls without a view hook (\(location)): the events hide each roll, but with no view(g, viewer) every player and bot still sees all of g, p.last_roll included")
+        }
     }
 
     /// Every field of a rule table the host reads: the declaration's and the hooks.
