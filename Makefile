@@ -37,6 +37,7 @@ test-browser: build
 	@bash scripts/ensure-browser.sh
 	.build-venv/bin/python tests/browser/snap_two_players.py
 	.build-venv/bin/python tests/browser/pixels_table.py   # a Pixels die at the table (a stand-in Web Bluetooth), ~7 s
+	.build-venv/bin/python tests/browser/liars_dice_three_players.py
 
 serve: build
 	.build/debug/dicehost serve rules --watch

@@ -6,6 +6,7 @@
 ---@field seat integer
 ---@field eliminated boolean
 ---@field last_roll Roll|nil
+---@field dice integer|string|nil the dice this player rolls (a count of the declared dice, or notation); nil: the declared dice
 
 --- A roll table is the host's: two per player, reused in turn (a kept roll is
 --- overwritten two rolls later). Keep numbers, not rolls; see "Fast rules".
@@ -28,9 +29,18 @@
 local Game = {}
 ---@param fmt string
 function Game:say(fmt, ...) end
+---Text for some players only (the REPL marks it "[to Ann] say …"; others never receive it).
+---@param to Player|Player[]
+---@param fmt string
+function Game:tell(to, fmt, ...) end
 ---@param name string
 ---@param data any a table prints its contents in pairs order: {a=1, hand={A♠, 10♥}}
-function Game:emit(name, data) end
+---@param to Player|Player[]|nil only these players receive it (default: everyone)
+function Game:emit(name, data, to) end
+---Shows a secret roll to everyone: "reveal Ann ⚂ ⚄ = 7".
+---@param p Player
+---@param r Roll|integer[]|nil the values (default: p.last_roll)
+function Game:reveal(p, r) end
 ---Sets g.current at once; the new player's turn hook runs after the current hook returns.
 ---@param p Player|nil
 function Game:next_turn(p) end
@@ -54,7 +64,8 @@ function Game:is_over() end
 ---@class RuleTable
 ---@field name string
 ---@field players integer[]|integer
----@field dice string
+---@field dice string|false false: a game without dice (front ends draw no dice and no Roll button)
+---@field secret_rolls boolean|nil true: only the roller sees a roll's values; the others see that a roll happened
 ---@field params table
 ---@field actions table<string, fun(g: Game, p: Player, ...: integer|number|boolean|string)> arguments typed as they read: 25, 2.5, true, "word"
 ---@field choices table<string, (string|number)[]>|nil argument values tab completes after an action's name, e.g. { ante = {5, 10, 25} }
@@ -62,7 +73,8 @@ function Game:is_over() end
 ---@field setup fun(g: Game)|nil
 ---@field turn fun(g: Game, p: Player)|nil
 ---@field roll fun(g: Game, p: Player, r: Roll)
----@field bot fun(g: Game, p: Player): string|table|nil "roll", an action, {"ante", 25}, {"roll", keep = {1, 3}}, {"wait", 500}
+---@field bot fun(g: Game|table, p: Player): string|table|nil "roll", an action, {"ante", 25}, {"roll", keep = {1, 3}}, {"wait", 500}; with a view hook its first argument is view(g, p), not g
+---@field view fun(g: Game, viewer: Player|nil): any what viewer (nil: a spectator) may see; without it everything is visible
 ---@field migrate fun(g: Game)|nil
 ---@field status fun(g: Game): string|nil
 ---@field on_device fun(g: Game, event: "connected"|"disconnected"|"connection_failed"|"authorisation_failed"|"battery", value: integer|nil)|nil
@@ -151,6 +163,18 @@ function device.battery() end
 ---@class Card
 ---@field rank integer
 ---@field suit string
+
+---@class Hidden
+---@field hidden true
+---@field what string
+---@field count integer
+
+---A hidden thing in a view, with what is public about it: hidden("cards", 12) is a
+---face-down stack, hidden("dice", 5) a cup. Front ends draw backs with the count.
+---@param what string
+---@param count integer
+---@return Hidden
+function hidden(what, count) end
 
 cards = {}
 ---@return Card[]

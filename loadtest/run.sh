@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# `make loadtest`: 200 rooms x 4 bot clients against one `dicehost serve` for a minute,
-# then against two server processes behind Debian's nginx routing rooms by consistent
+# `make loadtest`: 200 rooms x 4 bot clients against one `dicehost serve` for a minute
+# (Snap, then Liar's Dice with per-seat views and secrecy checks), then against two server processes behind Debian's nginx routing rooms by consistent
 # hashing of the room id (docs/scaling.md). Prints messages/s, latency, server memory,
 # and checks every client's events against its room's log.
 #   LOADTEST_ROOMS=200 LOADTEST_SECONDS=60 LOADTEST_NGINX_SECONDS=30 make loadtest
@@ -65,7 +65,8 @@ echo "== one server: $rooms rooms x 4 clients, ${seconds}s"
 start_server "$work/one"
 one_pid=$pid
 watch_memory "$one_pid" "$work/one.rss" & pids+=($!)
-"$venv/bin/python" loadtest/client.py --url "ws://127.0.0.1:$port/ws" --rooms "$rooms" --seconds "$seconds" --logs "$work/one" --prefix one
+"$venv/bin/python" loadtest/client.py --url "ws://127.0.0.1:$port/ws" --rooms "$rooms" --seconds "$seconds" --logs "$work/one" --prefix one \
+  --server-pid "$one_pid"
 echo "server memory: peak resident $(( $(cat "$work/one.rss") / 1024 )) MiB (after the run: $(( $(awk '/VmRSS/ {print $2}' /proc/$one_pid/status) / 1024 )) MiB)"
 kill "$one_pid"
 wait "$one_pid" 2>/dev/null || true
@@ -75,6 +76,21 @@ for log in $(ls "$work"/one/room-*.jsonl | head -20); do
   replayed=$((replayed + 1))
 done
 echo "dicehost replay: $replayed room logs replayed, every event matches ($(tail -1 "$work/replay.out"))"
+
+echo
+echo "== one server, Liar's Dice (secret cups: a view per seat per message): $rooms rooms x 4 clients, ${seconds}s"
+start_server "$work/liars"
+liars_pid=$pid
+watch_memory "$liars_pid" "$work/liars.rss" & pids+=($!)
+"$venv/bin/python" loadtest/client.py --url "ws://127.0.0.1:$port/ws" --rooms "$rooms" --seconds "$seconds" --logs "$work/liars" \
+  --prefix liars --game liars-dice --server-pid "$liars_pid"
+echo "server memory: peak resident $(( $(cat "$work/liars.rss") / 1024 )) MiB"
+kill "$liars_pid"
+wait "$liars_pid" 2>/dev/null || true
+for log in $(ls "$work"/liars/room-*.jsonl | head -10); do
+  "$bin" replay "$log" > "$work/replay.out" 2>&1 || { echo "loadtest: dicehost replay $log failed:"; tail -5 "$work/replay.out"; exit 1; }
+done
+echo "dicehost replay: 10 Liar's Dice room logs replayed, every event (private ones too) matches"
 
 echo
 echo "== two servers behind nginx (hash \$arg_room consistent): $rooms rooms x 4 clients, ${nginx_seconds}s"

@@ -7,8 +7,11 @@
 -- player who does not turn over a card within 5 s has it turned automatically. An
 -- open pile turned over to become the stack is shuffled first, so a game cannot
 -- cycle forever.
+-- Each stack is face down: a view shows only how many cards it holds (the open piles are
+-- face up). The game has no dice (`dice = false`: a table draws none); a smart die's
+-- roll still turns a card over.
 local snap = rules {
-  name = "Snap", players = {2, 4}, dice = "1d6",
+  name = "Snap", players = {2, 4}, dice = false,
   params = { flip_ms = 5000 },
 }
 
@@ -101,8 +104,25 @@ snap.actions = {
   end,
 }
 
-function snap.bot(g, p)
-  if matching_pair(g) then return "snap" end
+-- Everyone sees the same: stacks face down (a count), the open piles' top cards.
+function snap.view(g, viewer)
+  local v = {turn = g.current and g.current.name, players = {}}
+  for i, p in ipairs(g.players) do
+    v.players[i] = {name = p.name, out = p.eliminated, stack = hidden("cards", #p.stack),
+                    top = top(p), pile = #p.pile}
+  end
+  return v
+end
+
+-- The bot sees the view: a pair of equal top cards is a snap.
+function snap.bot(v, p)
+  local seen = {}
+  for _, q in ipairs(v.players) do
+    if q.top then
+      if seen[q.top.rank] then return "snap" end
+      seen[q.top.rank] = true
+    end
+  end
   return "roll"
 end
 

@@ -105,7 +105,7 @@ actor Room {
         subscribers[client.id] = Subscriber(client: client, seat: seat)
         idleSince = nil
         if let seat { seats[seat].connections += 1 }
-        client.send(fullState())
+        client.send(fullState(for: seat.map { seats[$0].name }))
         broadcastState(except: client.id)
     }
 
@@ -334,9 +334,12 @@ actor Room {
         let first = sentEvents
         sentEvents = events.count
         if first < events.count {
-            let list = events[first...].map(\.json).joined(separator: ",")
-            broadcast("{\"type\":\"events\",\"room\":\(id.jsonQuoted),\"first\":\(first),\"events\":[\(list)],"
-                      + "\"cause\":\(cause ?? "null"),\"state\":\(stateJSON())}")
+            // Each seat its own message (SeatView): its events and its view.
+            broadcastPerSeat { viewer in
+                let list = SeatView.eventsJSON(events[first...], for: viewer)
+                return "{\"type\":\"events\",\"room\":\(self.id.jsonQuoted),\"first\":\(first),\"events\":[\(list)],"
+                    + "\"cause\":\(cause ?? "null"),\"state\":\(self.stateJSON(for: viewer))}"
+            }
         } else {
             broadcastState()
         }
@@ -344,19 +347,30 @@ actor Room {
     }
 
     private func broadcastState(except skipped: UInt64? = nil) {
-        broadcast(message("state", ["state": stateJSON()]), except: skipped)
+        broadcastPerSeat(except: skipped) { viewer in self.message("state", ["state": self.stateJSON(for: viewer)]) }
+    }
+
+    /// Sends each connection the message made for its seat (nil: spectators), made once
+    /// per seat: no connection receives what another seat may see.
+    private func broadcastPerSeat(except skipped: UInt64? = nil, _ make: (String?) -> String) {
+        var made: [Int?: String] = [:]
+        for subscriber in subscribers.values where subscriber.client.id != skipped {
+            let text = made[subscriber.seat] ?? make(subscriber.seat.map { seats[$0].name })
+            made[subscriber.seat] = text
+            subscriber.client.send(text)
+        }
     }
 
     private func broadcast(_ text: String, except skipped: UInt64? = nil) {
         for subscriber in subscribers.values where subscriber.client.id != skipped { subscriber.client.send(text) }
     }
 
-    /// The state with the last events (for a client that joins or comes back).
-    private func fullState() -> String {
+    /// The state with the last events `viewer` may see (for a client that joins or comes back).
+    private func fullState(for viewer: String?) -> String {
         let events = game?.events ?? []
         let first = max(0, events.count - limits.historyEvents)
-        let list = events[first...].map(\.json).joined(separator: ",")
-        return "{\"type\":\"state\",\"room\":\(id.jsonQuoted),\"first\":\(first),\"events\":[\(list)],\"state\":\(stateJSON())}"
+        let list = SeatView.eventsJSON(events[first...], for: viewer)
+        return "{\"type\":\"state\",\"room\":\(id.jsonQuoted),\"first\":\(first),\"events\":[\(list)],\"state\":\(stateJSON(for: viewer))}"
     }
 
     private func message(_ type: String, _ fields: [String: String]) -> String {
@@ -371,10 +385,13 @@ actor Room {
         return false
     }
 
-    /// What every client draws: the phase, players, whose turn, dice and LEDs, timers.
-    func stateJSON() -> String {
+    /// What a client draws: the phase, players, whose turn, dice and LEDs, timers, and
+    /// the rules' view for `viewer` (a seat's player; nil: a spectator). In a game with a
+    /// view, nothing else read from the game's tables is sent (SeatView).
+    func stateJSON(for viewer: String? = nil) -> String {
         let rules = game?.rules ?? entry.rules
         var out = "{\"rules\":{\"file\":\(entry.file.jsonQuoted),\"name\":\(rules.name.jsonQuoted),\"dice\":\(rules.dice.text.jsonQuoted),"
+            + "\"hasDice\":\(rules.hasDice),\"choices\":\(SeatView.choicesJSON(rules)),"
             + "\"minPlayers\":\(rules.minPlayers),\"maxPlayers\":\(rules.maxPlayers),"
             + "\"actions\":[\(rules.actions.map(\.jsonQuoted).joined(separator: ","))]},\"seats\":\(seatCount),"
             + "\"deviceRolls\":\(deviceRolls),\"spectators\":\(subscribers.values.filter { $0.seat == nil }.count),"
@@ -384,14 +401,15 @@ actor Room {
             }
             return out + "\"phase\":\"waiting\",\"players\":[\(players.joined(separator: ","))]}"
         }
-        let lines = session.describeState()
+        // The designer's `state` lines show every table: only for games without a view.
+        let lines = game.hasView ? [] : session.describeState()
         let current = game.currentPlayer
         let players = seats.enumerated().map { index, seat -> String in
             var fields = "{\"name\":\(seat.name.jsonQuoted),\"seat\":\(index + 1),\"connected\":\(seat.connections > 0),"
                 + "\"current\":\(seat.name == current && !game.isOver)"
             if let table = game.player(seat.name).tableRef {
                 fields += ",\"out\":\(game.lua.get(table, "eliminated").isTruthy)"
-                switch game.lua.get(table, "score") {
+                switch game.hasView ? .nil : game.lua.get(table, "score") {
                 case .integer(let n): fields += ",\"score\":\(n)"
                 case .number(let d) where d.isFinite: fields += ",\"score\":\(d)"
                 default: break
@@ -408,9 +426,8 @@ actor Room {
         out += "\"now\":\(game.now),\"clock\":\(clockNow),\"nextTimer\":\(game.nextTimerDue.map(String.init) ?? "null"),"
         let leds = game.led.colors(at: game.now).map { String(format: "\"#%02x%02x%02x\"", min(max($0.red, 0), 255), min(max($0.green, 0), 255), min(max($0.blue, 0), 255)) }
         out += "\"leds\":[\(leds.joined(separator: ","))],"
-        if case .roll(let player, let roll)? = game.events.last(where: { if case .roll = $0.kind { return true } else { return false } })?.kind {
-            out += "\"lastRoll\":{\"player\":\(player.jsonQuoted),\"values\":[\(roll.values.map(String.init).joined(separator: ","))],\"total\":\(roll.total),\"flag\":\"\(roll.flag.rawValue)\"},"
-        }
+        if let lastRoll = SeatView.lastRollJSON(game, for: viewer) { out += "\"lastRoll\":\(lastRoll)," }
+        out += "\"view\":\(SeatView.viewJSON(game, for: viewer)),\"viewer\":\(viewer.map(\.jsonQuoted) ?? "null"),"
         switch game.outcome {
         case .win(let p)?: out += "\"outcome\":\("\(p) won".jsonQuoted),"
         case .draw?: out += "\"outcome\":\"a draw\","
@@ -418,7 +435,8 @@ actor Room {
         case nil: break
         }
         if let status = game.statusLine() { out += "\"status\":\(status.jsonQuoted)," }
-        out += "\"summary\":\((lines.first ?? "").jsonQuoted),\"eventCount\":\(game.events.count)}"
+        if !lines.isEmpty { out += "\"summary\":\((lines.first ?? "").jsonQuoted)," }
+        out += "\"eventCount\":\(game.events.count)}"
         return out
     }
 

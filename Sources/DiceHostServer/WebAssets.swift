@@ -8,6 +8,7 @@ struct WebAssets: Sendable {
     static let files: [(name: String, type: String)] = [
         ("index.html", "text/html; charset=utf-8"), ("app.js", "text/javascript; charset=utf-8"), ("style.css", "text/css; charset=utf-8"),
         ("pixels.js", "text/javascript; charset=utf-8"),
+        ("table.js", "text/javascript; charset=utf-8"),
     ]
     let contents: [String: (type: String, bytes: [UInt8])]
 

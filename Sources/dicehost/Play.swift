@@ -43,6 +43,12 @@ extension DiceHostCommand {
         @Flag(help: "Let --record replace an existing file that is not a transcript.")
         var force = false
 
+        @Option(help: "Play as this player: show only what they see (their view for 'state', their events, others' secret rolls as hidden). The others are typed with 'as NAME', or played by their bots with --auto-others.")
+        var seat: String?
+
+        @Flag(help: "With --seat: the rules' bots play every other player's moves.")
+        var autoOthers = false
+
         func run() throws {
             let params: [(String, String)]
             do { params = try overrides.map(GameOptions.parseOverride) } catch {
@@ -60,8 +66,20 @@ extension DiceHostCommand {
                     throw ExitStatus.usage
                 }
             }
+            if autoOthers && seat == nil {
+                printError("dicehost: --auto-others plays the players other than --seat NAME; give --seat")
+                throw ExitStatus.usage
+            }
+            if seat != nil && auto {
+                printError("dicehost: --seat plays one player yourself and --auto plays them all; for bots at the other seats use --auto-others")
+                throw ExitStatus.usage
+            }
             let seed = self.seed ?? UInt64.random(in: 0...999_999)
             let names = try Self.players(players, rules: rules, params: params)
+            if let seat, !names.contains(seat) {
+                printError("dicehost: --seat: no player '\(seat)' (players: \(names.joined(separator: ", ")))")
+                throw ExitStatus.usage
+            }
             let game: Game
             do {
                 game = try Game(rulesFile: rules, players: names, seed: seed, params: params)
@@ -91,9 +109,23 @@ extension DiceHostCommand {
             if self.seed == nil { output.show(["seed \(seed)"]) }
             output.show(["\(game.rules.name): \(names.joined(separator: ", "))"])
             output.show(game.rules.warnings.map { "warning: " + $0 })
-            output.show(game.events.dropFirst().map(\.description))
             Interrupts.install()
             let session = GameSession(game: game)
+            session.seat = seat
+            output.show(session.startLines)
+            if seat != nil { output.show(["you play \(seat ?? "")" + (autoOthers ? "; bots play the others" : "; type 'as NAME …' for the others")]) }
+            // --auto-others: the bots move until it is the seat's turn (or the game ends).
+            let playOthers = {
+                guard autoOthers, let seat else { return }
+                var moves = 0
+                while !session.game.isOver, session.game.currentPlayer != seat, moves < Self.autoMoveLimit {
+                    let reply = Interrupts.whileRunning(session.game.lua) { output.run("bot", in: session) }
+                    output.show(reply.lines)
+                    moves += 1
+                    if reply.lines.first?.hasPrefix("error:") == true { break }
+                }
+            }
+            playOthers()
             let dieConsole: DieConsole?
             do { dieConsole = try dieChoice.map { try DieConsole(session: session, choice: $0, seed: seed, recorder: logRecorder) } } catch {
                 printError("dicehost: --die: \(error)")
@@ -156,6 +188,7 @@ extension DiceHostCommand {
                     let reply = Interrupts.whileRunning(session.game.lua) { output.run(line, in: session) }
                     dieConsole?.sync()
                     output.show(reply.lines)
+                    playOthers()
                     if reply.quit {
                         if session.sawRuleError { throw ExitStatus.failure }
                         return

@@ -43,6 +43,8 @@ def browser():
     for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
                  "--window-size=1100,900", "--user-data-dir=" + tempfile.mkdtemp(prefix="dicehost-chrome-")):
         options.add_argument(flag)
+    # The DevTools network events (WebSocket frames) for the Liar's Dice test's checks.
+    options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
     binary = os.environ.get("CHROMIUM", "/usr/bin/chromium")
     if os.path.exists(binary):
         options.binary_location = binary
@@ -127,8 +129,12 @@ def main():
         click(bob, 'button[data-action="flip"]')
         wait(bob, shows(bob, "notice", "it is Ann's turn, not yours (flip waits for your turn)"), "the refused flip on Bob's screen")
         assert bob.find_element(By.ID, "notice").is_displayed()
-        click(bob, "#roll")
-        wait(bob, lambda d: text_of(d, "notice") == "it is Ann's turn, not yours", "the refused roll on Bob's screen")
+        # Snap has no dice: no dice drawn, no Roll button; the stacks are face down (counts).
+        assert not bob.find_element(By.ID, "roll").is_displayed(), "a Roll button in a game without dice"
+        assert not bob.find_element(By.ID, "dice").is_displayed()
+        stacks = bob.find_elements(By.CSS_SELECTOR, '#scoreboard td[data-field="stack"] .hidden')
+        assert len(stacks) == 2 and "26 cards hidden" in stacks[0].text, [s.text for s in stacks]
+        assert not bob.find_element(By.ID, "raw-details").get_attribute("open"), "raw view data is shown by default"
         screenshot(bob, "bob-refused")
         time.sleep(0.3)
         assert log_count(ann) == before, "a refused input changed the game"

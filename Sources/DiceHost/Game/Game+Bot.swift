@@ -6,14 +6,24 @@ extension Game {
     /// `{"ante", 25}` is an action with arguments. Without a bot, the player rolls.
     /// The bot's choice and the move it makes are one input, under one budget: what the
     /// bot writes while it chooses is rolled back with a move that fails.
+    ///
+    /// In a game with a `view` hook the bot is fair: it is called as `bot(v, p)` with
+    /// `v = view(g, p)`, what its player may see, never `g` (p is its own player table).
     public func playBotMove() throws {
         let bot = hooks.bot
         guard case .function = bot else { return try roll() }
         try transaction {
             let seat = try self.seat(of: nil)
-            let choice = try lua.call(bot, [.table(g), try playerValue(seat)])
+            let choice = try lua.call(bot, [try botSubject(seat: seat), try playerValue(seat)])
             try perform(botChoice: choice.first ?? .nil)
         }
+    }
+
+    /// What a bot of `seat` decides from: its player's view in a game with one, else `g`.
+    /// Every caller of a bot (play --auto, sim, odds) goes through here.
+    func botSubject(seat: Int) throws -> LuaValue {
+        guard hasView else { return .table(g) }
+        return try viewValue(for: playerName(seat: seat))
     }
 
     /// Does what a bot chose (see `playBotMove`).
@@ -63,7 +73,9 @@ extension Game {
     public func playBotMoves(limit: Int) throws -> Int {
         var moves = 0
         while moves < limit && !isOver {
-            guard playsLoopsInLua else {
+            // A fair bot decides from a view the host makes, so a game with a view plays
+            // move by move (one view per bot move); so does a player whose dice changed.
+            guard playsLoopsInLua, !hasView else {
                 try playBotMove()
                 moves += 1
                 continue
@@ -75,7 +87,8 @@ extension Game {
             do {
                 results = try lua.callWatched(api.botMoves, [.table(g), hooks.bot, hooks.roll, hooks.turn, .integer(Int64(limit - moves)),
                                                              .integer(Int64(dice.count)), .integer(Int64(dice.sides)),
-                                                             .integer(Int64(dice.modifier)), simple ? .nil : .string(dice.text)])
+                                                             .integer(Int64(dice.modifier)), simple ? .nil : .string(dice.text),
+                                                             .string(dice.text)])
             } catch let error as LuaError {
                 throw GameError.script(error)
             }

@@ -11,7 +11,8 @@ extension Game {
         }
     }
 
-    func log(_ kind: @autoclosure () -> GameEvent.Kind) {
-        if recordsEvents { eventLog.append(GameEvent(time: host.now, kind: kind())) }
+    /// Keeps an event for everyone, or for the players named in `audience`.
+    func log(_ kind: @autoclosure () -> GameEvent.Kind, to audience: [String]? = nil) {
+        if recordsEvents { eventLog.append(GameEvent(time: host.now, kind: kind(), audience: audience)) }
     }
 }

@@ -23,6 +23,7 @@ extension Game {
 
     func readHooks() {
         hooks = Hooks(setup: lua.get(rulesTable, "setup"), turn: lua.get(rulesTable, "turn"),
-                      roll: lua.get(rulesTable, "roll"), bot: lua.get(rulesTable, "bot"), status: lua.get(rulesTable, "status"))
+                      roll: lua.get(rulesTable, "roll"), bot: lua.get(rulesTable, "bot"), status: lua.get(rulesTable, "status"),
+                      view: lua.get(rulesTable, "view"))
     }
 }

@@ -10,7 +10,7 @@ extension Game {
         try transaction {
             let seat = try self.seat(of: player)
             if player != nil { try checkTurn(seat: seat, input: "roll") }
-            let dice = rules.dice
+            let dice = try self.dice(forSeat: seat)
             var roll: Roll
             if flag != .ok {
                 roll = Roll(values: [], total: 0, flag: flag)
@@ -28,7 +28,7 @@ extension Game {
             }
             host.rolls += 1
             host.device.awaitingRoll = !roll.ok // the die rolls again after a flagged roll (see Game+Device)
-            log(.roll(player: playerNames[seat - 1], roll: roll))
+            log(.roll(player: playerNames[seat - 1], roll: roll), to: rules.secretRolls ? [playerNames[seat - 1]] : nil)
             var arguments: [LuaValue] = [hooks.roll, .table(g), try playerValue(seat), .integer(Int64(roll.total)), .string(roll.flag.rawValue)]
             for value in roll.values { arguments.append(.integer(Int64(value))) }
             try call(api.rollInput, arguments)

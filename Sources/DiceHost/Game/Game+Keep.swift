@@ -16,7 +16,7 @@ extension Game {
         try transaction {
             let seat = try self.seat(of: player)
             if player != nil { try checkTurn(seat: seat, input: "roll") }
-            let dice = rules.dice
+            let dice = try self.dice(forSeat: seat)
             var values = try lastRollValues(seat: seat, dice: dice)
             let kept = Set(positions)
             guard kept.count == positions.count else { throw GameError.refused("roll keep: each die may be kept once, got \(positions.map(String.init).joined(separator: " "))") }
@@ -39,7 +39,7 @@ extension Game {
             }
             let roll = Roll(values: values, total: dice.total(of: values))
             host.rolls += 1
-            log(.roll(player: playerNames[seat - 1], roll: roll))
+            log(.roll(player: playerNames[seat - 1], roll: roll), to: rules.secretRolls ? [playerNames[seat - 1]] : nil)
             let keptTable = lua.makeTable(array: positions.sorted().map { .integer(Int64($0)) })
             var arguments: [LuaValue] = [hooks.roll, .table(g), try playerValue(seat), .integer(Int64(roll.total)), .string("ok"), .table(keptTable)]
             for value in roll.values { arguments.append(.integer(Int64(value))) }

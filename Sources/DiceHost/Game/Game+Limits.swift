@@ -128,12 +128,14 @@ extension GameEvent {
         switch kind {
         case .start(let players, _): text = players.reduce(0) { $0 + $1.utf8.count + MemoryLayout<String>.stride }
         case .turn(let p), .win(let p), .lose(let p), .eliminate(let p): text = p.utf8.count
-        case .roll(let p, let roll): text = p.utf8.count + roll.values.count * MemoryLayout<Int>.stride
+        case .roll(let p, let roll), .reveal(let p, let roll): text = p.utf8.count + roll.values.count * MemoryLayout<Int>.stride
+        case .hiddenRoll(let p, _): text = p.utf8.count
         case .say(let s), .reload(let s), .error(let s): text = s.utf8.count
         case .custom(let name, let data): text = name.utf8.count + data.utf8.count
         case .led, .draw: text = 0
         }
-        return MemoryLayout<GameEvent>.stride + text
+        let audienceBytes = audience?.reduce(0) { $0 + $1.utf8.count + MemoryLayout<String>.stride } ?? 0
+        return MemoryLayout<GameEvent>.stride + text + audienceBytes
     }
 }
 

@@ -77,6 +77,7 @@ public final class Game {
 
     struct Hooks {
         var setup: LuaValue = .nil, turn: LuaValue = .nil, roll: LuaValue = .nil, bot: LuaValue = .nil, status: LuaValue = .nil
+        var view: LuaValue = .nil
     }
     var restarts = 0
     /// The copy of the tables under `g` taken when the last input ended: the next

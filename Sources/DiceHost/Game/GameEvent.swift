@@ -15,19 +15,46 @@ public struct GameEvent: Equatable, Sendable, CustomStringConvertible {
         case eliminate(player: String)
         case reload(String)
         case error(String)
+        /// A secret roll as the players who may not see it learn of it: that `player`
+        /// rolled `dice` dice (the values stay under the cup).
+        case hiddenRoll(player: String, dice: Int)
+        /// `g:reveal(p)`: a secret roll shown to everyone.
+        case reveal(player: String, roll: Roll)
     }
 
     public var time: Int
     public var kind: Kind
+    /// Who may see the event: nil for everyone, else the names of the players it is
+    /// addressed to (`g:tell`, `g:emit(name, data, to)`, a secret roll's roller).
+    /// Spectators see only events for everyone. See `seen(by:)`.
+    public var audience: [String]?
 
-    public init(time: Int, kind: Kind) {
+    public init(time: Int, kind: Kind, audience: [String]? = nil) {
         self.time = time
         self.kind = kind
+        self.audience = audience
     }
 
-    /// The stable text form tests compare: "turn Ann", "roll Ann ⚂ ⚄ = 8", …
+    /// The stable text form tests compare: "turn Ann", "roll Ann ⚂ ⚄ = 8", …; an event
+    /// for some players only is marked with them: "[to Ann] say you hold ⚂ ⚄".
     /// Always one line: text from a script cannot forge a transcript line (see `oneLine`).
-    public var description: String { Self.oneLine(text) }
+    public var description: String {
+        guard let audience else { return Self.oneLine(text) }
+        return Self.oneLine("[to \(audience.joined(separator: ","))] " + text)
+    }
+
+    /// The event as `viewer` may see it (nil: a spectator): itself when it is public or
+    /// addressed to the viewer; a secret roll as `hiddenRoll` (that a roll happened, not
+    /// its values); nothing for a message to someone else. The one place a front end
+    /// (the server, `play --seat`) decides what of the log a seat receives.
+    public func seen(by viewer: String?) -> GameEvent? {
+        guard let audience else { return self }
+        if let viewer, audience.contains(viewer) { return self }
+        if case .roll(let player, let roll) = kind {
+            return GameEvent(time: time, kind: .hiddenRoll(player: player, dice: roll.values.count))
+        }
+        return nil
+    }
 
     private var text: String {
         switch kind {
@@ -43,6 +70,8 @@ public struct GameEvent: Equatable, Sendable, CustomStringConvertible {
         case .eliminate(let p): return "eliminate \(p)"
         case .reload(let text): return "reload \(text)"
         case .error(let text): return "error \(text)"
+        case .hiddenRoll(let p, let n): return "roll \(p) " + String(repeating: "▢ ", count: max(0, min(n, 100))) + "(hidden)"
+        case .reveal(let p, let r): return "reveal \(p) \(r)"
         }
     }
 
@@ -89,7 +118,11 @@ public struct GameEvent: Equatable, Sendable, CustomStringConvertible {
         case .eliminate(let p): fields += [("type", "eliminate"), ("player", p)]
         case .reload(let text): fields += [("type", "reload"), ("text", text)]
         case .error(let text): fields += [("type", "error"), ("text", text)]
+        case .hiddenRoll(let p, let n): fields += [("type", "roll"), ("player", p), ("hidden", true), ("dice", n)]
+        case .reveal(let p, let r):
+            fields += [("type", "reveal"), ("player", p), ("values", r.values), ("total", r.total), ("flag", r.flag.rawValue)]
         }
+        if let audience { fields.append(("to", audience)) }
         return "{" + fields.map { "\(Self.quote($0.0)):\(Self.encode($0.1))" }.joined(separator: ",") + "}"
     }
 
@@ -98,6 +131,7 @@ public struct GameEvent: Equatable, Sendable, CustomStringConvertible {
         case let s as String: return quote(s)
         case let a as [String]: return "[" + a.map(quote).joined(separator: ",") + "]"
         case let a as [Int]: return "[" + a.map(String.init).joined(separator: ",") + "]"
+        case let b as Bool: return b ? "true" : "false"
         default: return "\(value)"
         }
     }

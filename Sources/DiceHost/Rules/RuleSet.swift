@@ -63,6 +63,11 @@ public struct RuleSet: Sendable {
     /// Argument values an action takes, for tab completion at the prompt
     /// (`rules.choices = { ante = {5, 10, 25} }`).
     public var choices: [String: [String]] = [:]
+    /// `secret_rolls = true`: each roll is seen only by its roller; the others learn that
+    /// a roll happened (Mia's cup, Liar's Dice). `g:reveal(p)` shows one to everyone.
+    public var secretRolls = false
+    /// False when the rules declare `dice = false` (Snap): front ends draw no dice.
+    public var hasDice = true
     /// Problems that do not stop the rules loading (`dicehost check` prints them): a
     /// top-level field that is no known hook, e.g. a misspelled `on_rol`.
     public var warnings: [String] = []
@@ -111,7 +116,7 @@ public struct RuleSet: Sendable {
         return lines.joined(separator: "\n")
     }
 
-    static let knownHooks = ["setup", "turn", "roll", "bot", "migrate", "status", "on_device"]
+    static let knownHooks = ["setup", "turn", "roll", "bot", "migrate", "status", "on_device", "view"]
 
     /// Validates a `rules{...}` declaration table (raised at the script's line).
     static func declaration(from table: LuaRef, in lua: LuaState, location: String) throws -> RuleSet {
@@ -133,11 +138,13 @@ public struct RuleSet: Sendable {
             throw fail("players must be {min, max} with 1 <= min <= max <= 16, got {\(minPlayers), \(maxPlayers)}")
         }
         var dice = try DiceNotation("1d6")
+        var hasDice = true
         switch lua.get(table, "dice") {
         case .nil: break
+        case .boolean(false): hasDice = false  // a game without dice (Snap): no Roll button, no dice drawn
         case .string(let text):
             do { dice = try DiceNotation(text) } catch { throw fail("\(error)") }
-        case let other: throw fail("dice must be dice notation like \"2d6\", got \(other.typeName)")
+        case let other: throw fail("dice must be dice notation like \"2d6\" (or false for a game without dice), got \(other.typeName)")
         }
         var params: [(name: String, value: Param)] = []
         switch lua.get(table, "params") {
@@ -158,8 +165,10 @@ public struct RuleSet: Sendable {
         if case .string(let notation)? = params.first(where: { $0.name == "dice" })?.value {
             do { dice = try DiceNotation(notation) } catch { throw fail("param dice: \(error)") }
         }
-        return RuleSet(name: name, minPlayers: minPlayers, maxPlayers: maxPlayers, dice: dice, params: params,
-                       actions: [], hooks: [], location: location)
+        var rules = RuleSet(name: name, minPlayers: minPlayers, maxPlayers: maxPlayers, dice: dice, params: params,
+                            actions: [], hooks: [], location: location)
+        rules.hasDice = hasDice
+        return rules
     }
 
     /// Completes the declaration with the hooks the returned table defines.
@@ -186,6 +195,12 @@ public struct RuleSet: Sendable {
             }
         case let other:
             throw GameError.invalidRules("actions must be a table of functions, got \(other.typeName)", location: location)
+        }
+        switch lua.get(table, "secret_rolls") {
+        case .nil, .boolean(false): secretRolls = false
+        case .boolean(true): secretRolls = true
+        case let other:
+            throw GameError.invalidRules("secret_rolls must be true or false, got \(other.typeName)", location: location)
         }
         anytime = []
         switch lua.get(table, "anytime") {
@@ -227,10 +242,14 @@ public struct RuleSet: Sendable {
             guard case .string(let field) = key, !Self.knownFields.contains(field), let nearest = Self.nearestField(to: field) else { return nil }
             return "unknown rule field '\(field)' (\(location)): the host never calls it; did you mean '\(nearest)'?"
         }
+        // Without a view everything in g is visible, the cup too (p.last_roll, p's fields).
+        if secretRolls && !hooks.contains("view") {
+            warnings.append("secret_rolls without a view hook (\(location)): the events hide each roll, but with no view(g, viewer) every player and bot still sees all of g, p.last_roll included")
+        }
     }
 
     /// Every field of a rule table the host reads: the declaration's and the hooks.
-    static let knownFields: Set<String> = Set(knownHooks + ["name", "players", "dice", "params", "actions", "anytime", "choices", "base"])
+    static let knownFields: Set<String> = Set(knownHooks + ["name", "players", "dice", "params", "actions", "anytime", "choices", "base", "secret_rolls"])
 
     /// The known field a misspelled one most likely meant (`on_rol` → `roll`,
     /// `turn_start` → `turn`): the smallest edit distance once common decorations

@@ -17,14 +17,23 @@ extension Game {
             }),
             ("say", { [unowned self] call in
                 let text = try call.string(1)
-                try reserveEvent(.say(text), for: "g:say")
-                log(.say(text))
+                let audience = try audienceArgument(call, 2, function: "tell")
+                try reserveEvent(.say(text), for: audience == nil ? "g:say" : "g:tell")
+                log(.say(text), to: audience)
                 return 0
             }),
             ("emit", { [unowned self] call in
                 let name = try call.string(1), data = try call.optionalString(2) ?? ""
+                let audience = try audienceArgument(call, 3, function: "emit")
                 try reserveEvent(.custom(name: name, data: data), for: "g:emit")
-                log(.custom(name: name, data: data))
+                log(.custom(name: name, data: data), to: audience)
+                return 0
+            }),
+            ("reveal", { [unowned self] call in
+                let seat = try seatArgument(call, 1)
+                let roll = try revealedRoll(call, 2)
+                try reserveEvent(.reveal(player: playerName(seat: seat), roll: roll), for: "g:reveal")
+                log(.reveal(player: playerName(seat: seat), roll: roll))
                 return 0
             }),
             ("next_turn", { [unowned self] call in

@@ -33,7 +33,7 @@ extension Game {
         }
         installDiceDistribution(hostTable: hostTable, exports: exports)
         let globals = lua.globals
-        for name in ["rules", "timer", "cards", "dice"] { lua.set(globals, .string(name), lua.get(exports, .string(name))) }
+        for name in ["rules", "timer", "cards", "dice", "hidden"] { lua.set(globals, .string(name), lua.get(exports, .string(name))) }
         let led = lua.register(library: "led", ledFunctions())
         lua.set(led, "ALL", .integer(63))
         // The led functions as the host made them, before any script could replace one

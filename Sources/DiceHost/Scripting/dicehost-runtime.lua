@@ -18,10 +18,20 @@ function G:say(fmt, ...)
   if select("#", ...) > 0 then fmt = format(fmt, ...) end
   host.say(tostring(fmt))
 end
-function G:emit(name, data)
-  if type(data) == "table" then data = render_data(data, 0) end
-  host.emit(name, data ~= nil and tostring(data) or nil)
+-- g:tell(p, fmt, ...): text for one player (or a list of players) only.
+function G:tell(to, fmt, ...)
+  if to == nil then error("bad argument #1 to 'tell' (player or list of players expected, got nil)", 2) end
+  if quiet then return end
+  if select("#", ...) > 0 then fmt = format(fmt, ...) end
+  host.say(tostring(fmt), to)
 end
+-- g:emit(name, data [, to]): a custom event, for everyone or for `to` only.
+function G:emit(name, data, to)
+  if type(data) == "table" then data = render_data(data, 0) end
+  host.emit(name, data ~= nil and tostring(data) or nil, to)
+end
+-- g:reveal(p [, r]): a secret roll (p's last roll by default) shown to everyone.
+function G:reveal(p, r) host.reveal(p, r) end
 function G:next_turn(p) host.next_turn(p) end
 function G:win(p) host.finish("win", p) end
 function G:lose(p) host.finish("lose", p) end
@@ -84,6 +94,18 @@ local rank_names = {"A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q",
 Card.__tostring = function(c) return rank_names[c.rank] .. c.suit end
 Card.__eq = function(a, b) return a.rank == b.rank and a.suit == b.suit end
 local cards = {}
+
+-- hidden(what, count): a thing shown as hidden with its public facts, for views:
+-- hidden("cards", 12) (a face-down stack), hidden("dice", 5) (a cup). Front ends draw
+-- it as backs with a count.
+local Hidden = {}
+Hidden.__index = Hidden
+Hidden.__tostring = function(h) return "(" .. tostring(h.count) .. " " .. tostring(h.what) .. " hidden)" end
+local function hidden(what, count)
+  if type(what) ~= "string" then error("bad argument #1 to 'hidden' (what is hidden, e.g. \"dice\" or \"cards\", expected, got " .. type(what) .. ")", 2) end
+  if integer_type(count) ~= "integer" or count < 0 then error("bad argument #2 to 'hidden' (a count from 0 expected, got " .. tostring(count) .. ")", 2) end
+  return setmetatable({hidden = true, what = what, count = count}, Hidden)
+end
 function cards.deck()
   local deck = {}
   for _, suit in ipairs({"♠", "♥", "♦", "♣"}) do
@@ -253,12 +275,14 @@ end
 -- A move that is not a plain roll goes back to the host. Returns moves made, rolls
 -- made, and then either nothing (over, or the limit reached), "move" and the bot's
 -- choice, or "host" (the host makes the whole move: there is no current player).
-local function bot_moves(g, bot, roll_hook, turn_hook, limit, count, sides, modifier, notation)
+local function bot_moves(g, bot, roll_hook, turn_hook, limit, count, sides, modifier, notation, dice_text)
   local moves, rolls = 0, 0
   local over = is_over()
   while moves < limit and not over do
     local p = rawget(g, "current")
     if type(p) ~= "table" or integer_type(rawget(p, "seat")) ~= "integer" then return moves, rolls, "host" end
+    -- A player whose dice differ from the declared ones (p.dice, g.params.dice): the host rolls.
+    if rawget(p, "dice") ~= nil or rawget(rawget(g, "params"), "dice") ~= dice_text then return moves, rolls, "host" end
     begin_step()
     if bot then
       local choice = bot(g, p)
@@ -287,7 +311,7 @@ local function set_quiet(q) quiet = q end
 local function set_sim(s) sim = s end
 
 return {
-  rules = rules, timer = timer, cards = cards, dice = dice,
+  rules = rules, timer = timer, cards = cards, dice = dice, hidden = hidden,
   new_game = new_game, make_roll = make_roll, roll_input = roll_input, roll_input_kept = roll_input_kept, start_game = start_game, bot_moves = bot_moves,
   set_quiet = set_quiet,
   -- for the fast simulation driver

@@ -32,6 +32,13 @@ public final class GameSession {
     var redoing = false
     /// Rule tests name rules files relative to themselves; so do the games they `load`.
     var namesRulesAsTranscripts = false
+    /// The player this session plays as (`play --seat NAME`): it then shows only what
+    /// that player sees (their view for `state`, their events; others' secret rolls as
+    /// hidden). Nil: the designer's session, which shows everything, private events
+    /// marked with their audience.
+    public var seat: String? {
+        didSet { startLines = visibleLines(game.events.dropFirst()) }
+    }
 
     /// The longest command line taken (longer is an error, not a crash or a hang).
     public static let maxLineBytes = 65_536
@@ -60,6 +67,12 @@ public final class GameSession {
         startLines = game.events.dropFirst().map(\.description)
     }
 
+    /// Events as this session shows them: all of them, or those the seat may see.
+    func visibleLines<S: Sequence>(_ events: S) -> [String] where S.Element == GameEvent {
+        guard let seat else { return events.map(\.description) }
+        return events.compactMap { $0.seen(by: seat)?.description }
+    }
+
     public struct Reply {
         public var lines: [String]
         public var quit = false
@@ -72,10 +85,12 @@ public final class GameSession {
         ("as NAME COMMAND", "act as another player, e.g. 'as Bob snap'"),
         ("tick DURATION", "advance the game clock, e.g. 'tick 500ms', 'tick 2s'"),
         ("state", "show g.state and the players"),
+        ("view [NAME]", "what player NAME may see (the rules' view hook); 'view -' for a spectator"),
         ("players", "list the players"),
         ("log [N]", "show the last N events (all by default)"),
         ("led", "what each face shows now"),
         ("restart", "start a new game with the same players"),
+        ("bot", "the current player's bot makes their move"),
         ("undo [N]", "take back the last roll, action, tick or restart (or the last N)"),
         ("redo", "play again an input undo took back"),
         ("params", "show the params: each value, and whether --set or the file gave it"),
@@ -144,7 +159,7 @@ public final class GameSession {
         let before = game.events.count, generation = game.undoGeneration
         var lines: [String]
         do {
-            lines = try execute(command, arguments, player: nil) ?? game.events.dropFirst(before).map(\.description)
+            lines = try execute(command, arguments, player: nil) ?? visibleLines(game.events.dropFirst(before))
         } catch let error as GameError {
             // error("message", 0) refuses the input (like a typo); anything else is a rule failure.
             if case .script(let failure) = error, !failure.isRefusal { sawRuleError = true }
@@ -321,7 +336,17 @@ public final class GameSession {
             }
             try game.advance(by: ms)
             return nil
-        case "state": return describeState()
+        case "state":
+            if let seat { return try game.viewLines(for: seat) }
+            return describeState()
+        case "view":
+            guard args.count <= 1 else { throw GameError.refused("usage: view [NAME], or 'view -' for a spectator") }
+            let viewer: String? = args.first == "-" ? nil : (args.first ?? seat)
+            if let seat, viewer != seat {
+                throw GameError.refused("this session is seated as \(seat): 'view' shows only \(seat)'s view")
+            }
+            if args.isEmpty && seat == nil { throw GameError.refused("usage: view NAME (a player: \(game.playerNames.joined(separator: ", "))), or 'view -' for a spectator") }
+            return try game.viewLines(for: viewer)
         case "params": return describeParams()
         case "players":
             return game.playerNames.map { name in
@@ -329,7 +354,7 @@ public final class GameSession {
                 return marker + name + (game.lua.get(game.player(name).tableRef ?? game.gameTable, "eliminated").isTruthy ? " (out)" : "")
             }
         case "log":
-            let all = game.events.map(\.timestamped)
+            let all = seat == nil ? game.events.map(\.timestamped) : game.events.compactMap { $0.seen(by: seat)?.timestamped }
             guard let text = args.first else { return all }
             guard args.count == 1, let n = Int(text), n >= 1 else {
                 throw GameError.refused("usage: log [N], N a whole number of events from 1, got '\(args.joined(separator: " "))'")
@@ -339,6 +364,11 @@ public final class GameSession {
             return game.led.colors(at: game.now).enumerated().map { "face \($0.offset + 1): \($0.element)" }
         case "restart":
             try game.restart()
+            return nil
+        case "bot":
+            guard args.isEmpty, player == nil else { throw GameError.refused("usage: bot (the current player's bot makes their move)") }
+            guard !game.isOver else { throw GameError.refused("the game is over") }
+            try game.playBotMove()
             return nil
         case "device", "tilt", "sensor":
             return try executeDevice(command, args)

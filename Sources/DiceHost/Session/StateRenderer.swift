@@ -45,7 +45,7 @@ struct StateRenderer {
             written += text.count
             return text
         }
-        if let text = rollText(t) ?? cardText(t) {
+        if let text = rollText(t) ?? cardText(t) ?? hiddenText(t) {
             written += text.count
             return text
         }
@@ -96,6 +96,12 @@ struct StateRenderer {
         let total = lua.get(t, "total")
         if count == 1, total == lua.get(valuesTable, .integer(1)) { return faces }
         return "\(faces) = \(Self.cut(total.description))"
+    }
+
+    /// A hidden thing of a view (`hidden("dice", 5)`): "(5 dice hidden)".
+    private func hiddenText(_ t: LuaRef) -> String? {
+        guard lua.get(t, "hidden") == .boolean(true), case .string(let what) = lua.get(t, "what"), let count = lua.get(t, "count").intValue else { return nil }
+        return "(\(count) \(Self.cut(what)) hidden)"
     }
 
     /// A card (`rank` 1…13 and a `suit`) as the prelude prints it: "A♠", "10♥".

@@ -56,7 +56,7 @@ final class FastSimulation {
             ("names", .table(template.names)), ("params", .table(template.params)), ("rules", .table(game.rulesTable)),
             ("setup", game.hooks.setup), ("turn", game.hooks.turn), ("roll", game.hooks.roll), ("bot", game.hooks.bot),
             ("count", .integer(Int64(dice.count))), ("sides", .integer(Int64(dice.sides))), ("modifier", .integer(Int64(dice.modifier))),
-            ("notation", plain ? .nil : .string(dice.text)),
+            ("notation", plain ? .nil : .string(dice.text)), ("dice_text", .string(dice.text)),
             ("seed", .integer(Int64(bitPattern: seed))), ("move_limit", .integer(Int64(moveLimit))),
         ])
         let fast = FastSimulation(game: game, play: lua.get(exports, "play"), leave: lua.get(exports, "leave"),

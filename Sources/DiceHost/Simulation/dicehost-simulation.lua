@@ -29,7 +29,7 @@ local charged, outcome, pending, turns, rolls, records = 0, nil, nil, 0, 0, 0
 local n, names, seats, player_list, params, g, state = 0, nil, nil, nil, nil, nil, nil
 local template_params, rules_table
 local setup_hook, turn_hook, roll_hook, bot_hook
-local count, sides, modifier, notation
+local count, sides, modifier, notation, dice_text
 local ascii = {}
 local timers, timer_count, timer_id = {}, 0, 1
 -- The block's log: per game (1 = the call's first), its outcome (a seat, 0 a draw, -1
@@ -286,6 +286,8 @@ local function play_game(move_limit)
       p = seats[seat]
       if not p then fallback() end
     end
+    -- A player whose dice differ from the declared ones (p.dice, g.params.dice): the host's.
+    if rawget(p, "dice") ~= nil or rawget(g.params, "dice") ~= dice_text then fallback() end
     do
       -- The roll: into the one of the player's two roll tables that is not their last
       -- roll (as the prelude's deliver_roll does), its own fields written in place.
@@ -410,7 +412,7 @@ local function play(plan, first, last)
     params = {}
     g = {}
     state = {}
-    count, sides, modifier, notation = plan.count, plan.sides, plan.modifier, plan.notation
+    count, sides, modifier, notation, dice_text = plan.count, plan.sides, plan.modifier, plan.notation, plan.dice_text
     for k = 1, 2 * n do
       spare_rolls[k] = {}
       spare_values[k] = {}

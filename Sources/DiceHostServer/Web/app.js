@@ -237,13 +237,12 @@ function clearLog() { $("log").replaceChildren(); }
 
 function addEvents(first, events) {
   const log = $("log");
-  events.forEach((e, i) => {
-    const index = first + i;
-    if (log.querySelector('[data-index="' + index + '"]')) return; // already shown
+  // A seat receives only the events it may see, so `first` (the game's index of the
+  // first event sent) does not number them one by one: they are appended in order.
+  events.forEach((e) => {
     const li = document.createElement("li");
-    li.value = index + 1;
-    li.dataset.index = index;
-    li.className = e.type;
+    li.dataset.index = log.querySelectorAll("li[data-index]").length;
+    li.className = e.type + (e.to ? " private" : "") + (e.hidden ? " hidden" : "");
     li.textContent = describe(e);
     log.appendChild(li);
   });
@@ -263,8 +262,11 @@ function describe(e) {
   switch (e.type) {
     case "start": return t + "game starts: " + e.players.join(", ");
     case "turn": return t + e.player + "'s turn";
-    case "roll": return t + e.player + " rolls " + (e.flag === "ok" ? e.values.join(" ") + " = " + e.total : e.flag);
-    case "say": return t + e.text;
+    case "roll":
+      if (e.hidden) return t + e.player + " rolls " + e.dice + " dice under the cup";
+      return t + (e.to ? "(to you) " : "") + e.player + " rolls " + (e.flag === "ok" ? e.values.join(" ") + " = " + e.total : e.flag);
+    case "reveal": return t + e.player + " shows " + e.values.join(" ");
+    case "say": return t + (e.to ? "(to you) " : "") + e.text;
     case "led": return t + "die: " + e.command;
     case "emit": return t + e.name + " " + e.data;
     case "win": return t + e.player + " wins!";
@@ -277,25 +279,7 @@ function describe(e) {
   }
 }
 
-const PIPS = { 1: [4], 2: [0, 8], 3: [0, 4, 8], 4: [0, 2, 6, 8], 5: [0, 2, 4, 6, 8], 6: [0, 2, 3, 5, 6, 8] };
-
-function drawDie(value, led) {
-  const die = document.createElement("div");
-  die.className = "die";
-  die.dataset.value = value;
-  if (led && led !== "#000000") die.style.setProperty("--led", led);
-  if (PIPS[value]) {
-    for (let cell = 0; cell < 9; cell++) {
-      const spot = document.createElement("span");
-      if (PIPS[value].includes(cell)) spot.className = "pip";
-      die.appendChild(spot);
-    }
-  } else {
-    die.classList.add("big");
-    die.textContent = String(value);
-  }
-  return die;
-}
+function drawDie(value, led) { return DiceTable.die(value, led, false); }
 
 function showState(s) {
   lastState = s;
@@ -324,13 +308,28 @@ function showState(s) {
   }
   $("spectators").textContent = s.spectators ? s.spectators + " watching" : "";
 
+  // A game without dice (the rules say dice = false) draws none and has no Roll button.
+  const hasDice = s.rules.hasDice !== false;
   const dice = $("dice");
   dice.replaceChildren();
-  if (s.lastRoll) {
+  dice.hidden = !hasDice;
+  $("leds").hidden = !hasDice;
+  if (hasDice && s.lastRoll && s.lastRoll.hidden) {
+    for (let i = 0; i < s.lastRoll.dice; i++) dice.appendChild(DiceTable.dieBack(false));
+    dice.title = s.lastRoll.player + " rolled under the cup";
+  } else if (hasDice && s.lastRoll) {
     if (s.lastRoll.flag !== "ok") { const d = drawDie(s.lastRoll.flag, null); dice.appendChild(d); }
     for (const v of s.lastRoll.values) dice.appendChild(drawDie(v, s.leds && s.leds[v - 1]));
     dice.title = s.lastRoll.player + " rolled " + s.lastRoll.total;
   }
+  // The rules' view for this seat: a scoreboard of the players' public fields, the
+  // other fields by kind; the raw data only behind the details toggle.
+  const me = seat ? seat.name : null;
+  const view = s.view;
+  const hasPlayersView = view && Array.isArray(view.players);
+  DiceTable.scoreboard($("scoreboard"), hasPlayersView ? view.players : null, s, me, s.leds);
+  DiceTable.fields($("table-fields"), view, s.leds);
+  $("raw-view").textContent = view === undefined ? "" : JSON.stringify(view, null, 2);
   const leds = $("leds");
   leds.replaceChildren();
   (s.leds || []).forEach((color, i) => {
@@ -345,10 +344,33 @@ function showState(s) {
   $("start").hidden = !(seated && s.phase === "waiting" && s.players.length >= s.rules.minPlayers);
   $("restart").hidden = !(seated && s.phase === "over");
   $("controls").hidden = !seated;
-  $("roll").disabled = s.phase !== "playing";
+  $("roll").hidden = !hasDice;
+  const myTurn = s.phase === "playing" && (!s.current || (seat && s.current === seat.name));
+  $("roll").disabled = !myTurn;
   const actions = $("actions");
   actions.replaceChildren();
+  const choices = s.rules.choices || {};
+  let needsArgs = false;
   for (const name of s.rules.actions) {
+    if (Array.isArray(choices[name]) && choices[name].length > 0) {
+      // An action with declared choices: one button per value.
+      const group = document.createElement("span");
+      group.className = "choices";
+      group.dataset.action = name;
+      const label = document.createElement("span");
+      label.className = "label";
+      label.textContent = name;
+      group.appendChild(label);
+      for (const value of choices[name].slice(0, 60)) {
+        const b = button(String(value), "choice", () => act(name, [parseArgs(String(value))[0]]));
+        b.dataset.choice = value;
+        b.disabled = s.phase !== "playing";
+        group.appendChild(b);
+      }
+      actions.appendChild(group);
+      continue;
+    }
+    needsArgs = true;
     const b = document.createElement("button");
     b.type = "button";
     b.dataset.action = name;
@@ -357,7 +379,7 @@ function showState(s) {
     b.onclick = () => act(name);
     actions.appendChild(b);
   }
-  $("action-args").parentElement.hidden = s.rules.actions.length === 0;
+  $("action-args").parentElement.hidden = !needsArgs;
 
   if (s.nextTimer !== null && s.nextTimer !== undefined && s.clock !== undefined) {
     timer.deadline = performance.now() + Math.max(0, s.nextTimer - s.clock);
@@ -371,7 +393,7 @@ function tickTimer() {
   clearTimeout(timer.handle);
   if (timer.deadline === null) { $("timer").textContent = ""; return; }
   const left = Math.max(0, timer.deadline - performance.now());
-  $("timer").textContent = "next timer in " + (left / 1000).toFixed(1) + " s";
+  $("timer").textContent = "⏱ next timer in " + (left / 1000).toFixed(1) + " s";
   if (left > 0) timer.handle = setTimeout(tickTimer, 100);
 }
 
@@ -384,9 +406,9 @@ function parseArgs(text) {
   });
 }
 
-function act(name) {
+function act(name, args) {
   notice("");
-  send({ type: "action", seq: nextSeq(), name, args: parseArgs($("action-args").value) });
+  send({ type: "action", seq: nextSeq(), name, args: args || parseArgs($("action-args").value) });
 }
 
 // ---- wiring ----

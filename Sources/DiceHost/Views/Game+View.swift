@@ -1,0 +1,63 @@
+import Lua
+
+/// What one player (or a spectator) may see of the game: the rules' `view(g, viewer)`
+/// hook, called with the viewer's player table (nil for a spectator). Without the hook
+/// everything is visible: `g.state` and the players. Secrecy is this one function; the
+/// REPL's `view NAME`, `play --seat`, the server and fair bots all read the game through it.
+extension Game {
+    /// Whether the rules define a `view` hook (then bots decide from their player's view).
+    public var hasView: Bool {
+        if case .function = hooks.view { return true }
+        return false
+    }
+
+    /// The view of `viewer` (a player's name; nil: a spectator) as JSON. Runs under the
+    /// budget and changes nothing (whatever the hook writes is put back).
+    public func view(for viewer: String?) throws -> JSONValue {
+        try checkViewer(viewer)
+        return try leavingUnchanged(restoringLua: true) {
+            if transactional { _ = try? currentSnapshot() }
+            var encoder = ViewEncoder(lua: lua)
+            return encoder.encode(try viewValue(for: viewer))
+        }
+    }
+
+    /// The view as the REPL prints it: one line per field of the view's table, in
+    /// `pairs` order (`cup: ⚂ ⚄ ⚅`, `others: {Bob=(5 dice hidden)}`).
+    public func viewLines(for viewer: String?) throws -> [String] {
+        try checkViewer(viewer)
+        return try leavingUnchanged(restoringLua: true) {
+            if transactional { _ = try? currentSnapshot() }
+            let value = try viewValue(for: viewer)
+            var renderer = StateRenderer(lua: lua)
+            guard case .table(let t) = value, lua.length(t) == 0 else { return [renderer.line("", value)] }
+            let fields = lua.entries(t).prefix(StateRenderer.entriesPerTable)
+            if fields.isEmpty { return ["{}"] }
+            return fields.map { key, v in
+                renderer.line((key.stringValue ?? "[\(key)]") + ": ", v)
+            }
+        }
+    }
+
+    /// The hook's result, or the whole game without one. Only valid until the game
+    /// changes (callers read it at once, inside `leavingUnchanged` or a bot's move).
+    func viewValue(for viewer: String?) throws -> LuaValue {
+        guard hasView else {
+            let players = lua.makeTable(array: playerTables)
+            return .table(lua.makeTable(fields: [("state", state), ("players", .table(players))]))
+        }
+        let p: LuaValue = viewer.map { player($0) } ?? .nil
+        syncClock()
+        do {
+            return try lua.call(hooks.view, [.table(g), p]).first ?? .nil
+        } catch let error as LuaError {
+            throw GameError.script(error)
+        }
+    }
+
+    func checkViewer(_ viewer: String?) throws {
+        if let viewer, !playerNames.contains(viewer) {
+            throw GameError.refused("no player '\(viewer)' (players: \(playerNames.joined(separator: ", ")))")
+        }
+    }
+}

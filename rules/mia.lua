@@ -1,0 +1,161 @@
+-- Mia (Mäxchen). Two dice under a cup, seen only by the roller. A roll reads as a
+-- two-digit number, the higher die first: 21 ("Mia") is the highest, then the doubles
+-- (66 down to 11), then the rest (65 down to 31). After rolling, the roller announces a
+-- value (`announce 54`) that must beat the last announcement, true or not. The next
+-- player either believes it (`believe`) and rolls, having to beat it in turn (believing
+-- a Mia loses a life at once: nothing beats it), or calls
+-- (`call`): the cup is shown, and if it holds less than announced the announcer loses a
+-- life, else the caller does. The loser starts a fresh round; a player without lives is
+-- out, and the last one in wins. Bots decide from what they see, and lie at the rate
+-- `bluff` even when the truth would do.
+local mia = rules {
+  name = "Mia", players = {2, 6}, dice = "2d6", secret_rolls = true,
+  params = { lives = 3, bluff = 0.2 },
+}
+
+-- The reading of two dice: 21, 11..66 for doubles, else higher then lower.
+local function reading(a, b)
+  if a < b then a, b = b, a end
+  return a * 10 + b
+end
+
+-- The order of readings: Mia above the doubles above the rest.
+local function rank(value)
+  if value == 21 then return 1000 end
+  local hi, lo = value // 10, value % 10
+  if hi == lo then return 100 + hi end
+  return value
+end
+
+local function valid(value)
+  if math.type(value) ~= "integer" then return false end
+  local hi, lo = value // 10, value % 10
+  return hi >= 1 and hi <= 6 and lo >= 1 and lo <= 6 and hi >= lo
+end
+
+-- Every reading, lowest first (for bots and messages).
+local ladder = {}
+for hi = 1, 6 do for lo = 1, hi do ladder[#ladder + 1] = hi * 10 + lo end end
+table.sort(ladder, function(x, y) return rank(x) < rank(y) end)
+
+local function next_player(g, p)
+  local q = p
+  repeat q = g.players[q.seat % #g.players + 1] until not q.eliminated
+  return q
+end
+
+local function fresh_round(g, starter)
+  g.state.phase, g.state.announced, g.state.by, g.state.cup = "roll", nil, nil, nil
+  g:say("%s starts a fresh round", starter.name)
+  g:next_turn(starter)
+end
+
+function mia.setup(g)
+  for _, p in ipairs(g.players) do p.lives = g.params.lives end
+  g.state.phase = "roll"
+end
+
+function mia.roll(g, p, r)
+  if g.state.phase ~= "roll" then error("announce a value, or believe or call, first", 0) end
+  g.state.shown = nil
+  g.state.cup = {owner = p.name, values = {r.values[1], r.values[2]}, value = reading(r.values[1], r.values[2])}
+  g.state.phase = "announce"
+  g:tell(p, "under your cup: %d", g.state.cup.value)
+end
+
+local function lose_life(g, p)
+  p.lives = p.lives - 1
+  if p.lives <= 0 then
+    g:say("%s has no lives left and is out", p.name)
+    local nxt = next_player(g, p)
+    g:eliminate(p)
+    if not g:is_over() then fresh_round(g, nxt) end
+  else
+    g:say("%s loses a life (%d left)", p.name, p.lives)
+    fresh_round(g, p)
+  end
+end
+
+mia.actions = {
+  announce = function(g, p, value)
+    if g.state.phase ~= "announce" then error("roll first, then announce", 0) end
+    if not valid(value) then error("announce a reading: 21, a double like 55, or two dice higher first like 64; got " .. tostring(value), 0) end
+    local last = g.state.announced
+    if last and rank(value) <= rank(last) then error(("%d does not beat %d"):format(value, last), 0) end
+    g.state.announced, g.state.by, g.state.phase = value, p.name, "respond"
+    g:say("%s announces %d%s", p.name, value, value == 21 and " (Mia!)" or "")
+    g:next_turn(next_player(g, p))
+  end,
+  believe = function(g, p)
+    if g.state.phase ~= "respond" then error("there is no announcement to believe", 0) end
+    if g.state.announced == 21 then
+      g:say("%s believes the Mia: nothing beats it", p.name)
+      return lose_life(g, p)
+    end
+    g:say("%s believes %d and rolls", p.name, g.state.announced)
+    g.state.cup, g.state.phase = nil, "roll"
+  end,
+  call = function(g, p)
+    if g.state.phase ~= "respond" or not g.state.cup then error("there is no announcement to call", 0) end
+    local cup, announced = g.state.cup, g.state.announced
+    local announcer = g:player(cup.owner)
+    g:reveal(announcer, cup.values)
+    g.state.shown = cup
+    local liar = rank(cup.value) < rank(announced)
+    g:say("%s calls: the cup shows %d, %s announced %d: %s", p.name, cup.value, announcer.name, announced,
+      liar and "a lie" or "true")
+    g:record("lies_caught", liar and 1 or 0)
+    lose_life(g, liar and announcer or p)
+  end,
+}
+mia.choices = { announce = ladder }
+
+function mia.status(g)
+  local lives = {}
+  for _, p in ipairs(g.players) do lives[#lives + 1] = p.name .. " " .. p.lives end
+  return (g.state.announced and ("announced %d · "):format(g.state.announced) or "") .. g.state.phase .. " · " .. table.concat(lives, ", ")
+end
+
+-- What `viewer` sees: the announcement, every player's lives, the cup as hidden dice -
+-- its values only for the one who rolled it, or for all once called.
+function mia.view(g, viewer)
+  local v = {phase = g.state.phase, announced = g.state.announced, by = g.state.by, turn = g.current and g.current.name,
+             you = viewer and viewer.name, params = {bluff = g.params.bluff}, players = {}}
+  for i, p in ipairs(g.players) do v.players[i] = {name = p.name, lives = p.lives, out = p.eliminated} end
+  local cup = g.state.shown or g.state.cup
+  if cup then
+    local values = {cup.values[1], cup.values[2]}
+    local roll = {values = values, total = values[1] + values[2], flag = "ok", ok = true}
+    local seen = g.state.shown ~= nil or (viewer ~= nil and viewer.name == cup.owner)
+    v.cup = {owner = cup.owner, dice = seen and roll or hidden("dice", 2), value = seen and cup.value or nil}
+  end
+  return v
+end
+
+-- The chance that a fresh roll reads at least `value` (of 36).
+local function chance_at_least(value)
+  local n = 0
+  for a = 1, 6 do for b = 1, 6 do if rank(reading(a, b)) >= rank(value) then n = n + 1 end end end
+  return n / 36
+end
+
+-- The bot, from its view: it calls an announcement a fresh roll would rarely reach,
+-- tells the truth when the truth beats the last announcement (lying anyway at the rate
+-- v.params.bluff), and otherwise announces the next reading up.
+function mia.bot(v, p)
+  if v.phase == "roll" then return "roll" end
+  if v.phase == "respond" then
+    if v.announced and chance_at_least(v.announced) < 0.4 then return "call" end
+    return "believe"
+  end
+  local mine = v.cup and v.cup.value
+  local last = v.announced
+  local function beats(x) return last == nil or rank(x) > rank(last) end
+  if mine and beats(mine) and math.random() >= v.params.bluff then return {"announce", mine} end
+  for _, x in ipairs(ladder) do
+    if beats(x) and (not mine or rank(x) > rank(mine)) then return {"announce", x} end
+  end
+  return {"announce", 21}
+end
+
+return mia

@@ -1,0 +1,182 @@
+"""Browser test: three Chromium windows play Liar's Dice to the end on `dicehost serve`.
+
+Ann creates a room for three (two dice each, so the game is short); Bob and Cy join
+from the invitation link. Each window plays through the table's buttons: Roll when it
+is its turn to roll, a bid when there is none, "liar" otherwise. Every WebSocket frame
+each window received is captured (Chrome DevTools Protocol network events from the
+performance log) and checked: before a reveal no frame holds another seat's dice - no
+roll values, no cup drawn as dice, no message addressed to another seat. Screenshots of
+each window (its own cup face up, the others' face down) go to SCREENSHOTS or
+.build/browser-test-output.
+
+Run by `make test-browser`:  .build-venv/bin/python tests/browser/liars_dice_three_players.py
+"""
+import json
+import os
+import re
+import sys
+import time
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import Select
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from snap_two_players import ROOT, browser, click, start_server, text_of, wait  # noqa: E402
+
+OUTPUT = os.environ.get("SCREENSHOTS") or os.path.join(ROOT, ".build", "browser-test-output")
+NAMES = ("Ann", "Bob", "Cy")
+
+
+def snap(driver, name):
+    os.makedirs(OUTPUT, exist_ok=True)
+    driver.save_screenshot(os.path.join(OUTPUT, name + ".png"))
+
+
+def frames(driver):
+    """The WebSocket frames the window received since the last call, as parsed JSON."""
+    out = []
+    for entry in driver.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        if message.get("method") == "Network.webSocketFrameReceived":
+            payload = message["params"]["response"]["payloadData"]
+            try:
+                out.append(json.loads(payload))
+            except ValueError:
+                pass
+    return out
+
+
+def check_frames(me, received):
+    """Fails if a frame, before the reveal of a cup, holds that cup's dice for `me`.
+
+    A cup counts as revealed from a `reveal` event of its player until that player rolls
+    again (a new round). Returns the number of frames checked."""
+    revealed = set()
+    for n, frame in enumerate(received):
+        where = "%s's frame %d (%s)" % (me, n, frame.get("type"))
+        for event in frame.get("events") or []:
+            player = event.get("player")
+            audience = event.get("to")
+            if audience is not None:
+                assert me in audience, "%s holds an event for %s: %r" % (where, audience, event)
+            if event.get("type") == "reveal":
+                revealed.add(player)
+            if event.get("type") == "roll" and player != me:
+                assert "values" not in event and event.get("hidden"), "%s holds %s's roll: %r" % (where, player, event)
+                revealed.discard(player)
+        state = frame.get("state") or {}
+        last = state.get("lastRoll") or {}
+        if last.get("player") not in (None, me):
+            assert "values" not in last, "%s holds %s's last roll: %r" % (where, last.get("player"), last)
+        view = state.get("view") or {}
+        for p in view.get("players") or []:
+            cup = p.get("cup")
+            if p.get("name") != me and isinstance(cup, dict) and cup.get("kind") == "roll":
+                assert p["name"] in revealed, "%s shows %s's cup before a reveal: %r" % (where, p["name"], cup)
+        assert "summary" not in state, "%s holds the designer's summary of every table" % where
+    return len(received)
+
+
+def field(driver, name):
+    found = driver.find_elements(By.CSS_SELECTOR, '#table-fields [data-field="%s"]' % name)
+    return found[0].text if found else ""
+
+
+def log_count(driver):
+    return len(driver.find_elements(By.CSS_SELECTOR, "#log li[data-index]"))
+
+
+def main():
+    started = time.time()
+    server, url = start_server()
+    windows = {}
+    received = {name: [] for name in NAMES}
+    try:
+        for name in NAMES:
+            windows[name] = browser()
+        ann, bob, cy = (windows[n] for n in NAMES)
+
+        ann.get(url)
+        wait(ann, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#create-rules option")) > 0, "the rules list")
+        ann.find_element(By.ID, "name").send_keys("Ann")
+        Select(ann.find_element(By.ID, "create-rules")).select_by_value("liars-dice.lua")
+        seats = ann.find_element(By.ID, "create-seats")
+        seats.clear()
+        seats.send_keys("3")
+        start_dice = wait(ann, lambda d: d.find_element(By.CSS_SELECTOR, "[data-param=start_dice]"), "the start_dice param")
+        start_dice.clear()
+        start_dice.send_keys("2")
+        click(ann, "#create")
+        wait(ann, EC.visibility_of_element_located((By.ID, "table")), "Ann's table")
+        room = re.search(r"room=([A-Za-z0-9_-]+)", ann.current_url).group(1)
+        for name, driver in (("Bob", bob), ("Cy", cy)):
+            driver.get(url + "?room=" + room)
+            wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '#rooms li[data-room="%s"] button.join' % room), "the room in %s's lobby" % name)
+            driver.find_element(By.ID, "name").send_keys(name)
+            click(driver, '#rooms li[data-room="%s"] button.join' % room)
+            wait(driver, EC.visibility_of_element_located((By.ID, "table")), "%s's table" % name)
+        wait(ann, lambda d: "Your turn" in text_of(d, "turn"), "Ann's first turn")
+
+        shot_taken = False
+        moves = 0
+        while moves < 120:
+            if "Game over" in text_of(ann, "phase"):
+                break
+            mover = None
+            for name in NAMES:
+                if "Your turn" in text_of(windows[name], "turn"):
+                    mover = name
+            if mover is None:
+                time.sleep(0.05)
+                continue
+            driver = windows[mover]
+            phase = field(driver, "phase")
+            count = log_count(ann)
+            if "rolling" in phase:
+                click(driver, "#roll")
+            elif field(driver, "bid") in ("", "–"):
+                if not shot_taken:
+                    # Mid-round: each window shows its own cup, the others' face down.
+                    for name in NAMES:
+                        snap(windows[name], "liars-dice-%s-bidding" % name.lower())
+                        cups = windows[name].find_elements(By.CSS_SELECTOR, '#scoreboard td[data-field="cup"]')
+                        faces = [len(c.find_elements(By.CSS_SELECTOR, ".die:not(.back)")) for c in cups]
+                        backs = [len(c.find_elements(By.CSS_SELECTOR, ".die.back")) for c in cups]
+                        me = NAMES.index(name)
+                        assert faces[me] == 2 and backs[me] == 0, (name, faces, backs)
+                        assert all(faces[i] == 0 and backs[i] == 2 for i in range(3) if i != me), (name, faces, backs)
+                        assert not windows[name].find_element(By.ID, "raw-view").is_displayed(), "raw view data shown by default"
+                    shot_taken = True
+                args = driver.find_element(By.ID, "action-args")
+                args.clear()
+                args.send_keys("1 2")
+                click(driver, 'button[data-action="bid"]')
+            else:
+                click(driver, 'button[data-action="liar"]')
+            wait(ann, lambda d: log_count(d) > count or "Game over" in text_of(d, "phase"), "%s's move on Ann's screen" % mover)
+            moves += 1
+            for name in NAMES:
+                received[name] += frames(windows[name])
+        for name in NAMES:
+            wait(windows[name], lambda d: "Game over" in text_of(d, "phase"), "the end on %s's screen" % name)
+            snap(windows[name], "liars-dice-%s-over" % name.lower())
+            received[name] += frames(windows[name])
+        assert shot_taken, "no round reached bidding"
+        checked = sum(check_frames(name, received[name]) for name in NAMES)
+        assert checked > 30, "too few frames captured (%d): is the performance log on?" % checked
+        winner = text_of(ann, "phase")
+        print("browser test: Liar's Dice in three windows to the end (%s), %d moves, %d frames checked: ok (%.1f s)"
+              % (winner, moves, checked, time.time() - started))
+    finally:
+        for driver in windows.values():
+            driver.quit()
+        server.terminate()
+        try:
+            server.wait(timeout=5)
+        except Exception:
+            server.kill()
+
+
+if __name__ == "__main__":
+    main()
