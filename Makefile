@@ -5,7 +5,7 @@
 RULES ?= rules/race.lua
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: deps build play test check-lua test-browser loadtest serve bench bench-instructions clean fuzz fuzz-build fuzz-smoke fuzz-crashes example test-example
+.PHONY: deps build play test check-lua test-browser loadtest loadtest-abuse serve bench bench-instructions clean fuzz fuzz-build fuzz-smoke fuzz-crashes example test-example
 
 deps:
 	@bash scripts/ensure-deps.sh
@@ -47,6 +47,12 @@ serve: build
 loadtest: deps
 	swift build -c release $(SWIFT_BUILD_FLAGS)
 	bash loadtest/run.sh
+
+# Not in `make test`: a healthy room's input and ping round trips against 0, 2 and 4 rooms
+# that run to their budget every 0.6 s, and the server's CPU per message (loadtest/README.md).
+loadtest-abuse: deps
+	swift build -c release $(SWIFT_BUILD_FLAGS)
+	bash loadtest/abuse.sh
 
 # The embedding example (examples/RaceToSpace, its own package depending on this one by
 # path), built in its own scratch folder; its test compares what it draws with the

@@ -11,7 +11,7 @@ import PackageDescription
 // or a worktree's), so the product is looked up under that name.
 let root = "\(#filePath)".split(separator: "/").dropLast(2).last.map(String.init) ?? "DiceHost"
 
-let targets = ["transcript", "repl", "notation", "set-params", "sim-merge", "script", "replay-log", "sensor-recording"]
+let targets = ["transcript", "repl", "notation", "set-params", "sim-merge", "script", "replay-log", "sensor-recording", "serve"]
 
 let package = Package(
     name: "DiceHostFuzz",
@@ -23,7 +23,8 @@ let package = Package(
     ] + targets.map { name in
         .executableTarget(
             name: "fuzz-\(name)",
-            dependencies: ["FuzzSupport", .product(name: "DiceHost", package: root)],
+            dependencies: ["FuzzSupport", .product(name: "DiceHost", package: root)]
+                + (name == "serve" ? [.product(name: "DiceHostServer", package: root)] : []),
             path: "Sources/\(name)",
             // No main: libFuzzer's runtime provides it (-sanitize=fuzzer).
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]

@@ -11,7 +11,7 @@ export SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=no}
 cd "$(dirname "$0")"
 mode=${1:-fuzz}; shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(transcript repl notation set-params sim-merge script replay-log sensor-recording)
+[ ${#targets[@]} -gt 0 ] || targets=(transcript repl notation set-params sim-merge script replay-log sensor-recording serve)
 seconds=${FUZZ_SECONDS:-60}
 bin=${FUZZ_BIN:-.build-fuzz/release}
 scratch=${FUZZ_SCRATCH:-.build-fuzz/corpus}

@@ -28,19 +28,19 @@ final class ClientConnection {
         guard takeToken() else {
             refusalsInARow += 1
             if refusalsInARow >= limits.refusalsBeforeClose {
-                sendError("rate-limited", "too many messages: the connection is closed")
+                sendError("rate-limited", "too many messages: the connection is closed", seq: ClientMessage.inputSeq(of: text))
                 closing = true
             } else {
-                sendError("rate-limited", "too many messages: at most \(Int(limits.messagesPerSecond)) a second (bursts of \(Int(limits.messageBurst))); this one was dropped")
+                sendError("rate-limited", "too many messages: at most \(Int(limits.messagesPerSecond)) a second (bursts of \(Int(limits.messageBurst))); this one was dropped", seq: ClientMessage.inputSeq(of: text))
             }
             return
         }
         refusalsInARow = 0
         let message: ClientMessage
         do { message = try ClientMessage.decode(text) } catch let error as ProtocolError {
-            return sendError(error.code, error.message)
+            return sendError(error.code, error.message, seq: ClientMessage.inputSeq(of: text))
         } catch {
-            return sendError("bad-message", "\(error)")
+            return sendError("bad-message", "\(error)", seq: ClientMessage.inputSeq(of: text))
         }
         if case .hello(let version) = message {
             guard version == ServerProtocol.version else {

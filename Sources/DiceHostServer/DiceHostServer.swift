@@ -21,6 +21,9 @@ public final class DiceHostServer: Sendable {
         public var limits = ServerLimits()
         /// The least severe messages of the HTTP server that are logged ($LOG_LEVEL overrides).
         public var logLevel = "warning"
+        /// Web origins (`https://table.example`) whose pages may open the WebSocket besides
+        /// the server's own; `*` allows any. A browser's WebSocket from another origin is refused.
+        public var allowedOrigins: [String] = []
 
         public init(rulesDirectory: String, host: String = "127.0.0.1", port: Int = 8080, logDirectory: String? = nil, limits: ServerLimits = ServerLimits()) {
             self.rulesDirectory = rulesDirectory
@@ -49,38 +52,25 @@ public final class DiceHostServer: Sendable {
     public func run(signals: Bool = false, onStart: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
         var logger = Logger(label: "dicehost-serve")
         logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? Logger.Level(rawValue: configuration.logLevel) ?? .warning
-        let router = Router(context: BasicWebSocketRequestContext.self)
+        // HEAD answers as GET does, without the body.
+        let router = Router(context: ServerRequestContext.self, options: .autoGenerateHeadEndpoints)
+        router.add(middleware: HTTPHygiene.SecurityHeaders())
         web.addRoutes(to: router)
         router.get("/health") { _, _ in "ok\n" }
-        let lobby = self.lobby, limits = configuration.limits, counter = nextClientID
-        router.ws("/ws") { inbound, outbound, _ in
-            let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingOldest(limits.outboundBacklog))
-            let channel = ClientChannel(id: counter.next(), continuation: continuation)
-            let connection = ClientConnection(channel: channel, lobby: lobby, limits: limits)
-            let writer = Task {
-                for await text in stream {
-                    do { try await outbound.write(.text(text)) } catch { break }
-                }
-            }
-            do {
-                for try await message in inbound.messages(maxSize: ServerProtocol.maxMessageBytes) {
-                    switch message {
-                    case .text(let text): await connection.receive(text)
-                    case .binary: connection.sendError("bad-message", "binary messages are not part of the protocol; send JSON text")
-                    }
-                    if connection.closing { break }
-                }
-            } catch {
-                // A message over the size limit, or a broken connection: it closes.
-            }
-            await connection.disconnected()
-            channel.finish()
-            await writer.value
+        let lobby = self.lobby, limits = configuration.limits, counter = nextClientID, origins = configuration.allowedOrigins
+        router.ws("/ws", shouldUpgrade: { request, _ in
+            try HTTPHygiene.checkOrigin(of: request, allowed: origins)
+            return .upgrade([:])
+        }) { inbound, outbound, context in
+            try await ClientSocket.serve(inbound: inbound, outbound: outbound, channel: context.requestContext.channel,
+                                         id: counter.next(), lobby: lobby, limits: limits)
         }
-        let webSocket = WebSocketServerConfiguration(maxFrameSize: ServerProtocol.maxMessageBytes, autoPing: .enabled(timePeriod: .seconds(30)))
+        // Text frames must be UTF-8 (else close 1007); a client that stops answering pings is closed.
+        let webSocket = WebSocketServerConfiguration(maxFrameSize: ServerProtocol.maxMessageBytes, autoPing: .enabled(timePeriod: .seconds(30)),
+                                                     closeTimeout: .seconds(5), validateUTF8: true)
         let app = Application(
             router: router,
-            server: .http1WebSocketUpgrade(webSocketRouter: router, configuration: .init(ws: webSocket)),
+            server: HTTPHygiene.server(webSocketRouter: router, webSocket: webSocket, limits: limits),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "dicehost"),
             onServerRunning: { channel in onStart(channel.localAddress?.port ?? 0) },
             logger: logger

@@ -5,7 +5,8 @@ import Foundation
 /// whole number sent as `3.0` read as the integer 3, as a client's JSON library may write it.
 extension JSONValue {
     static func parse(_ text: String) throws -> JSONValue {
-        try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)).wholeNumbersAsIntegers
+        try StrictJSON.validate(text)
+        return try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)).wholeNumbersAsIntegers
     }
 
     private var wholeNumbersAsIntegers: JSONValue {

@@ -17,7 +17,7 @@ actor Lobby {
 
     func room(_ id: String) -> Room? { rooms[id] }
 
-    func create(_ request: ClientMessage.CreateRequest) throws -> Room {
+    func create(_ request: ClientMessage.CreateRequest) async throws -> Room {
         guard let entry = catalog.entry(request.rules) else {
             let offered = catalog.entries.map(\.file).joined(separator: ", ")
             throw ProtocolError("unknown-rules", "no rule script '\(request.rules)' on this server (it offers: \(offered))")
@@ -30,15 +30,21 @@ actor Lobby {
         guard (rules.minPlayers...rules.maxPlayers).contains(seats) else {
             throw ProtocolError("bad-field", "\(rules.name) takes \(rules.minPlayers) to \(rules.maxPlayers) players, not \(seats)")
         }
-        do { _ = try Game.check(rulesFile: entry.path, params: request.params) } catch {
-            throw ProtocolError("bad-params", "\(error)")
+        // Loading the rules runs Lua: on the room threads, not this connection's.
+        let path = entry.path, params = request.params
+        do { _ = try await RoomThreadPool.shared.run { try Game.check(rulesFile: path, params: params) } } catch {
+            throw ProtocolError("bad-params", PublicText.hidingPaths("\(error)", rulesDirectory: catalog.directory))
+        }
+        guard rooms.count < limits.rooms else {
+            throw ProtocolError("server-full", "this server holds \(limits.rooms) rooms, the most it takes")
         }
         let id = request.room ?? newID()
         guard rooms[id] == nil else { throw ProtocolError("room-exists", "there is already a room \(id)") }
         var log: RoomLog?
         if let logDirectory {
             do { log = try RoomLog(directory: logDirectory, room: id) } catch {
-                throw ProtocolError("server-error", "cannot write the room's log: \(error)")
+                FileHandle.standardError.write(Data("dicehost serve: cannot write room \(id)'s log: \(error)\n".utf8))
+                throw ProtocolError("server-error", "the server cannot write the room's log (its operator is told why)")
             }
         }
         let room = Room(id: id, entry: entry, params: request.params, seed: request.seed ?? UInt64.random(in: 0...ServerProtocol.maxSequence.magnitude),

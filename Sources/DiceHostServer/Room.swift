@@ -7,7 +7,8 @@ import Lua
 /// actor, so its game is driven from one serial executor: inputs, timer firings and
 /// reloads never overlap. It holds the truth: it rolls the dice, checks whose turn it
 /// is, runs the timers on a real-time clock and sends every client the same events in
-/// the same order.
+/// the same order. Its executor (`RoomExecutor`) runs it on the room thread pool, never
+/// on a thread that serves connections, and charges what it uses to its share of CPU.
 actor Room {
     let id: String
     let entry: RuleCatalog.Entry
@@ -41,6 +42,10 @@ actor Room {
     let log: RoomLog?
     /// Stopped rooms (removed from the lobby) take no more inputs.
     private var closed = false
+    nonisolated let executor: RoomExecutor
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+    /// Timer firings that failed in a row (the retry waits longer each time).
+    private var timerFailures = 0
 
     struct Subscriber {
         var client: ClientChannel
@@ -58,6 +63,7 @@ actor Room {
         self.deviceRolls = deviceRolls
         self.limits = limits
         self.log = log
+        executor = RoomExecutor(limits: limits)
     }
 
     // MARK: Seats and spectators
@@ -70,7 +76,6 @@ actor Room {
         }
         guard game == nil else { return refuse(client, "started", "the game in room \(id) has started; watch it, or come back with your token") }
         guard seats.count < seatCount else { return refuse(client, "room-full", "room \(id) is full (\(seatCount) seats)") }
-        guard subscribers.count < limits.connectionsPerRoom else { return refuse(client, "room-full", "room \(id) has \(limits.connectionsPerRoom) connections, the most it takes") }
         seats.append(Seat(name: name, token: Self.makeToken()))
         let seat = seats.count - 1
         client.send(message("joined", ["seat": "\(seat + 1)", "name": name.jsonQuoted, "token": seats[seat].token.jsonQuoted]))
@@ -84,7 +89,14 @@ actor Room {
         guard let seat = seats.firstIndex(where: { Self.constantTimeEqual($0.token, token) }) else {
             return refuse(client, "bad-token", "that token holds no seat in room \(id)")
         }
-        guard subscribers.count < limits.connectionsPerRoom else { return refuse(client, "room-full", "room \(id) has \(limits.connectionsPerRoom) connections, the most it takes") }
+        // One connection a seat: the newer wins, the older is told and closed. (A seat is
+        // never refused for spectators: they have places of their own.)
+        for (key, old) in subscribers where old.seat == seat {
+            subscribers[key] = nil
+            seats[seat].connections -= 1
+            old.client.send(message("error", ["code": "\"replaced\"", "message": "seat \(seat + 1) (\(seats[seat].name)) is now played from another connection; this one is closed".jsonQuoted]))
+            old.client.close(code: ServerProtocol.closeReplaced, reason: "seat taken by a newer connection")
+        }
         client.send(message("joined", ["seat": "\(seat + 1)", "name": seats[seat].name.jsonQuoted, "token": token.jsonQuoted,
                                        "lastSeq": "\(seats[seat].lastSeq)", "rejoined": "true"]))
         attach(client, seat: seat)
@@ -93,7 +105,9 @@ actor Room {
 
     func watch(client: ClientChannel) -> Bool {
         guard !closed else { return refuse(client, "no-room", "room \(id) is closed") }
-        guard subscribers.count < limits.connectionsPerRoom else { return refuse(client, "room-full", "room \(id) has \(limits.connectionsPerRoom) connections, the most it takes") }
+        let spectators = subscribers.values.filter { $0.seat == nil }.count
+        let places = max(0, limits.connectionsPerRoom - seatCount)
+        guard spectators < places else { return refuse(client, "room-full", "room \(id) has \(places) spectators, the most it takes") }
         client.send(message("watching", [:]))
         attach(client, seat: nil)
         return true
@@ -107,6 +121,8 @@ actor Room {
         if let seat { seats[seat].connections += 1 }
         client.send(fullState(for: seat.map { seats[$0].name }))
         broadcastState(except: client.id)
+        // A clock that stopped while nobody was here (a failing timer) starts again.
+        if timerTask == nil { scheduleTimer() }
     }
 
     /// The client left or its connection closed. Before the game starts a leaving player
@@ -153,21 +169,28 @@ actor Room {
     /// An input from a seated client: checked (seat, sequence number, turn), applied as
     /// one transaction, logged and broadcast; or refused with an error to that client
     /// only, the game unchanged.
-    func input(_ input: Input, seq: Int64, from clientID: UInt64) {
+    func input(_ input: Input, seq: Int64, from clientID: UInt64) async {
         guard let subscriber = subscribers[clientID] else { return }
         let client = subscriber.client
-        guard let seat = subscriber.seat else {
+        guard subscriber.seat != nil else {
             _ = refuse(client, "spectator", "spectators cannot play; join the room with a name to take a seat", seq: seq)
             return
         }
+        // A room over its share of CPU waits here (other rooms go on), or is suspended.
+        guard await admitRuleCode() else {
+            _ = refuse(client, "suspended", suspensionText(), seq: seq)
+            return
+        }
+        guard let seat = subscribers[clientID]?.seat else { return }
         guard seq > seats[seat].lastSeq else {
             client.send(message("ack", ["seq": "\(seq)", "duplicate": "true"]))
             return
         }
-        seats[seat].lastSeq = seq
         let name = seats[seat].name
         do {
             try apply(input, by: name)
+            // Only an applied input counts: a refused one may be sent again with its seq.
+            seats[seat].lastSeq = seq
         } catch {
             switch error {
             case let error as ProtocolError: _ = refuse(client, error.code, error.message, seq: seq)
@@ -246,7 +269,7 @@ actor Room {
             log?.start(game)
             broadcastPending(cause: "{\"input\":\"start\"}")
         } catch {
-            broadcast(message("error", ["code": "\"rule-error\"", "message": "the game could not start: \(error)".jsonQuoted]))
+            broadcast(message("error", ["code": "\"rule-error\"", "message": publicText("the game could not start: \(error)").jsonQuoted]))
         }
     }
 
@@ -276,6 +299,8 @@ actor Room {
         timerTask?.cancel()
         timerTask = nil
         guard !closed, let game, let due = game.nextTimerDue else { return }
+        // A failing clock in a room nobody is in does not retry for ever: it waits for someone.
+        if timerFailures > 0, subscribers.isEmpty { return }
         var deadline = origin.advanced(by: .milliseconds(due))
         if let retryAfter, retryAfter > deadline { deadline = retryAfter }
         timerTask = Task { [weak self] in
@@ -286,14 +311,58 @@ actor Room {
     }
 
     private func timerDue() {
+        switch executor.admit() {
+        case .run: break
+        case .wait(let seconds):
+            retryAfter = ContinuousClock.now + .milliseconds(Int(min(seconds, 3600) * 1000) + 1)
+            return scheduleTimer()
+        case .suspended(let until, let justNow):
+            if justNow { announceSuspension() }
+            retryAfter = ContinuousClock.now + .milliseconds(Int(min(until - RoomCPUAccount.now(), 3600) * 1000) + 1)
+            return scheduleTimer()
+        }
         do {
             try catchUpClock()
             retryAfter = nil
+            timerFailures = 0
         } catch {
-            retryAfter = ContinuousClock.now + .seconds(1)
-            broadcast(message("error", ["code": "\"rule-error\"", "message": "a timer failed: \(error)".jsonQuoted]))
+            // Each failure waits twice as long; with nobody here the clock stops until someone comes.
+            let wait = min(limits.timerRetryMaxSeconds, limits.timerRetrySeconds * Double(1 << min(timerFailures, 20)))
+            timerFailures += 1
+            retryAfter = ContinuousClock.now + .milliseconds(Int(wait * 1000))
+            broadcast(message("error", ["code": "\"rule-error\"", "message": publicText("a timer failed: \(error)").jsonQuoted]))
         }
         broadcastPending(cause: "{\"input\":\"clock\"}")
+    }
+
+    // MARK: Fair share
+
+    /// Waits while the room is slowed; false when it is suspended (its players told once).
+    private func admitRuleCode() async -> Bool {
+        while !Task.isCancelled {
+            switch executor.admit() {
+            case .run: return true
+            case .wait(let seconds): try? await Task.sleep(for: .milliseconds(Int(min(seconds, 3600) * 1000) + 1))
+            case .suspended(_, let justNow):
+                if justNow { announceSuspension() }
+                return false
+            }
+        }
+        return false
+    }
+
+    private func suspensionText() -> String {
+        "room \(id) used more than its share of the server (\(Int(limits.roomCPUShare * 100))% of a core) for \(Int(limits.roomSuspendAfterSeconds)) s: "
+            + "it is suspended for \(Int(limits.roomSuspensionSeconds)) s (inputs are refused, timers wait)"
+    }
+
+    /// A message without the server's folders in it.
+    private func publicText(_ text: String) -> String {
+        PublicText.hidingPaths(text, rulesDirectory: (entry.path as NSString).deletingLastPathComponent)
+    }
+
+    private func announceSuspension() {
+        broadcast(message("error", ["code": "\"suspended\"", "message": suspensionText().jsonQuoted]))
     }
 
     // MARK: Hot reload
@@ -314,7 +383,7 @@ actor Room {
             broadcast(message("reloaded", ["files": files.jsonQuoted, "rules": game.rules.name.jsonQuoted]))
             broadcastPending(cause: "{\"input\":\"reload\"}")
         } catch {
-            broadcast(message("error", ["code": "\"reload-failed\"", "message": "\(files) did not reload, the old rules still run: \(error)".jsonQuoted]))
+            broadcast(message("error", ["code": "\"reload-failed\"", "message": publicText("\(files) did not reload, the old rules still run: \(error)").jsonQuoted]))
             broadcastPending(cause: nil)
         }
     }
@@ -379,7 +448,7 @@ actor Room {
     }
 
     private func refuse(_ client: ClientChannel, _ code: String, _ text: String, seq: Int64? = nil) -> Bool {
-        var fields = ["code": code.jsonQuoted, "message": text.jsonQuoted]
+        var fields = ["code": code.jsonQuoted, "message": publicText(text).jsonQuoted]
         if let seq { fields["seq"] = "\(seq)" }
         client.send(message("error", fields))
         return false

@@ -20,6 +20,21 @@ public struct ServerLimits: Sendable {
     /// Hot-reload rule files saved while rooms use them (`--watch`), polled this often.
     public var watchRules = false
     public var watchIntervalMilliseconds = 250
+    /// A room's fair share of CPU (`RoomCPUAccount`): seconds of CPU a second over time,
+    /// and the most it may use at once before it is slowed to that share. A room that stays
+    /// in debt for `roomSuspendAfterSeconds` is suspended for `roomSuspensionSeconds`.
+    public var roomCPUShare = 0.25
+    public var roomCPUBurstSeconds = 2.0
+    public var roomSuspendAfterSeconds = 20.0
+    public var roomSuspensionSeconds = 60.0
+    /// A timer that fails waits this long before it tries again, doubling each time up to
+    /// `timerRetryMaxSeconds`; in a room nobody is connected to it waits for someone.
+    public var timerRetrySeconds = 1.0
+    public var timerRetryMaxSeconds = 60.0
+    /// An HTTP request's head (request line and headers) must arrive whole within this many
+    /// seconds (else 408 and the connection closes) and have at most this many bytes (else 431).
+    public var requestHeadSeconds = 10.0
+    public var maxRequestHeadBytes = 16_384
 
     public init() {}
 }

@@ -18,6 +18,9 @@ public enum ServerProtocol {
     public static let maxParams = 32
     /// Sequence numbers are whole numbers from 1 that JavaScript holds exactly.
     public static let maxSequence: Int64 = 9_007_199_254_740_991
+    /// WebSocket close code for a connection whose seat was taken by a newer connection
+    /// with the same token (the old one is sent `error` `replaced` first).
+    public static let closeReplaced: UInt16 = 4001
 }
 
 /// A message from a client, checked: every field a message needs is there with the

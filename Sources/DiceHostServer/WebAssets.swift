@@ -36,7 +36,7 @@ struct WebAssets: Sendable {
         return candidates.first { FileManager.default.fileExists(atPath: ($0 as NSString).appendingPathComponent("index.html")) }
     }
 
-    func addRoutes(to router: Router<BasicWebSocketRequestContext>) {
+    func addRoutes(to router: Router<ServerRequestContext>) {
         for file in Self.files {
             let path = file.name == "index.html" ? "/" : "/\(file.name)"
             router.get(RouterPath(stringLiteral: path)) { _, _ -> Response in self.response(file.name) }

@@ -29,7 +29,18 @@ extension DiceHostCommand {
         @Option(name: .customLong("logs"), help: "A folder to write each room's log to (JSON Lines).")
         var logDirectory: String?
 
+        @Option(name: .customLong("allow-origin"), help: ArgumentHelp(
+            "A web origin (https://table.example) whose pages may open this server's WebSocket; repeatable; * allows any.",
+            discussion: "A browser's WebSocket from a page of another origin than this server is refused (403) unless allowed here."))
+        var allowOrigin: [String] = []
+
         func validate() throws {
+            for origin in allowOrigin where origin != "*" {
+                guard let url = URL(string: origin), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil,
+                      url.path.isEmpty, url.query == nil else {
+                    throw ValidationError("--allow-origin takes an origin such as https://table.example (scheme, host and port only) or *, got \(origin)")
+                }
+            }
             guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, got \(port)") }
         }
 
@@ -45,8 +56,10 @@ extension DiceHostCommand {
             }
             let server: DiceHostServer
             do {
-                server = try DiceHostServer(configuration: .init(rulesDirectory: rulesDirectory, host: host, port: port,
-                                                                 logDirectory: logDirectory, limits: limits))
+                var configuration = DiceHostServer.Configuration(rulesDirectory: rulesDirectory, host: host, port: port,
+                                                                 logDirectory: logDirectory, limits: limits)
+                configuration.allowedOrigins = allowOrigin
+                server = try DiceHostServer(configuration: configuration)
             } catch {
                 printError("dicehost: \(error)")
                 throw ExitStatus.usage

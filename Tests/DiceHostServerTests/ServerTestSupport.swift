@@ -13,7 +13,11 @@ struct TestServer {
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("rules").path
 
     static func start(rules: String = repositoryRules, logs: String? = nil, limits: ServerLimits = ServerLimits()) async throws -> TestServer {
-        var configuration = DiceHostServer.Configuration(rulesDirectory: rules, port: 0, logDirectory: logs, limits: limits)
+        try await start(configuration: DiceHostServer.Configuration(rulesDirectory: rules, port: 0, logDirectory: logs, limits: limits))
+    }
+
+    static func start(configuration: DiceHostServer.Configuration) async throws -> TestServer {
+        var configuration = configuration
         configuration.logLevel = "critical" // stopping the server at the end of a test is not an error
         let server = try DiceHostServer(configuration: configuration)
         let (ports, found) = AsyncStream.makeStream(of: Int.self)
@@ -50,14 +54,14 @@ final class TestClient: @unchecked Sendable {
         let mailbox = Mailbox()
         let task = Task {
             defer { mailbox.end() }
-            try await WebSocketClient.connect(url: "ws://127.0.0.1:\(port)\(path)", logger: Logger(label: "test-client")) { inbound, outbound, _ in
+            do { try await WebSocketClient.connect(url: "ws://127.0.0.1:\(port)\(path)", logger: Logger(label: "test-client")) { inbound, outbound, _ in
                 mailbox.open()
                 let writer = Task { for await text in toServer { try await outbound.write(.text(text)) } }
                 defer { writer.cancel() }
                 for try await message in inbound.messages(maxSize: 1 << 24) {
                     if case .text(let text) = message { mailbox.put(text) }
                 }
-            }
+            } } catch { print("test client: \(error)"); throw error }
         }
         let deadline = ContinuousClock.now + .seconds(10)
         while !mailbox.isOpen {

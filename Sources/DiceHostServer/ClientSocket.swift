@@ -1,0 +1,73 @@
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import NIOCore
+import NIOWebSocket
+
+/// The request context of `dicehost serve`: Hummingbird's WebSocket context plus the
+/// connection's channel, so a client that stopped reading can be cut off under its
+/// blocked writer.
+struct ServerRequestContext: RequestContext, WebSocketRequestContext {
+    var coreContext: CoreRequestContextStorage
+    let webSocket: WebSocketHandlerReference<Self>
+    let channel: any Channel
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        webSocket = .init()
+        channel = source.channel
+    }
+}
+
+/// One WebSocket connection at `/ws`: a reader that hands each text message to the
+/// `ClientConnection`, and a writer that sends what the client's `ClientChannel` queues.
+/// Whichever ends first ends the other: the client went away, the server closed the
+/// connection (a newer connection took the seat, the rate limit), or the client fell
+/// behind its backlog (then the socket is closed at once).
+enum ClientSocket {
+    static func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, channel nioChannel: any Channel,
+                      id: UInt64, lobby: Lobby, limits: ServerLimits) async throws {
+        let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingOldest(limits.outboundBacklog))
+        let channel = ClientChannel(id: id, continuation: continuation, abort: { nioChannel.close(promise: nil) })
+        let connection = ClientConnection(channel: channel, lobby: lobby, limits: limits)
+        let failure: Error? = await withTaskGroup(of: Error?.self) { group in
+            group.addTask {
+                for await text in stream {
+                    do { try await outbound.write(.text(text)) } catch { return nil }
+                }
+                // Told why (the last message queued), the client gets the close frame; its
+                // answering close frame ends the reader.
+                if let (code, reason) = channel.closeReason {
+                    try? await outbound.close(WebSocketErrorCode(codeNumber: Int(code)), reason: reason)
+                }
+                return nil
+            }
+            group.addTask {
+                do {
+                    for try await message in inbound.messages(maxSize: ServerProtocol.maxMessageBytes) {
+                        switch message {
+                        case .text(let text): await connection.receive(text)
+                        case .binary: connection.sendError("bad-message", "binary messages are not part of the protocol; send JSON text")
+                        }
+                        if connection.closing || channel.closeReason != nil { break }
+                    }
+                } catch {
+                    // Invalid UTF-8 (1007), a fragmented message over the limit (1009), a
+                    // broken connection: the WebSocket layer closes with the error's code.
+                    channel.finish()
+                    return error
+                }
+                channel.finish()
+                return nil
+            }
+            // The first to end (reader or writer) ends the other.
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            var failure = first
+            while let next = await group.next() { failure = failure ?? next }
+            return failure
+        }
+        await connection.disconnected()
+        if let failure, !(failure is CancellationError) { throw failure }
+    }
+}

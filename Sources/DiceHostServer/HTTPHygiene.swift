@@ -1,0 +1,205 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdCore
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+
+/// What `dicehost serve` does about HTTP clients that misbehave (slowloris, huge heads,
+/// foreign pages opening the WebSocket), and the headers every response carries.
+enum HTTPHygiene {
+    /// The server: HTTP/1 with the WebSocket upgrade, behind a `RequestHeadGuard`.
+    static func server(webSocketRouter: Router<ServerRequestContext>, webSocket: WebSocketServerConfiguration, limits: ServerLimits) -> HTTPServerBuilder {
+        let responder = webSocketRouter.buildResponder()
+        let http1 = HTTP1Channel.Configuration(
+            idleTimeout: .seconds(Int64(limits.requestHeadSeconds * 3)),
+            httpDecoderConfiguration: .init(maxHeaderFieldSize: limits.maxRequestHeadBytes, maxHeaderListSize: limits.maxRequestHeadBytes, maxHeaderFieldCount: 100))
+        return HTTPServerBuilder { httpResponder in
+            GuardedChannel(inner: HTTP1WebSocketUpgradeChannel(responder: httpResponder, webSocketResponder: responder,
+                                                               configuration: .init(http1: http1, ws: webSocket)),
+                           deadline: .milliseconds(Int64(limits.requestHeadSeconds * 1000)), maxHeadBytes: limits.maxRequestHeadBytes)
+        }
+    }
+
+    /// A browser's WebSocket from a page of another origin is refused (403), unless the
+    /// origin is allowed (`--allow-origin`). A client without `Origin`, or with a `ws:` one
+    /// (not a browser), may connect.
+    static func checkOrigin(of request: Request, allowed: [String]) throws {
+        guard let origin = request.headers[.origin] else { return }
+        // A browser's page has an http(s) origin; WebSocket client libraries send ws(s)://HOST.
+        if origin.hasPrefix("ws://") || origin.hasPrefix("wss://") { return }
+        if allowed.contains("*") || allowed.contains(origin) { return }
+        if let host = request.head.authority, origin == "http://\(host)" || origin == "https://\(host)" { return }
+        throw HTTPError(.forbidden, message: "a page from \(origin) may not open this server's WebSocket (dicehost serve --allow-origin \(origin) allows it)\n")
+    }
+
+    /// The page's scripts, styles and connections come from this server only; nothing is
+    /// sniffed; no referrer leaves.
+    struct SecurityHeaders<Context: RequestContext>: RouterMiddleware {
+        func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+            var response: Response
+            do { response = try await next(request, context) } catch let error as HTTPResponseError {
+                response = try error.response(from: request, context: context)
+            }
+            response.headers[.contentSecurityPolicy] = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+                + "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+            response.headers[.xContentTypeOptions] = "nosniff"
+            if let referrerPolicy = HTTPField.Name("Referrer-Policy") { response.headers[referrerPolicy] = "no-referrer" }
+            return response
+        }
+    }
+}
+
+/// An HTTP/1 child channel with a `RequestHeadGuard` in front.
+struct GuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
+    let inner: Inner
+    let deadline: TimeAmount
+    let maxHeadBytes: Int
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Inner.Value> {
+        do {
+            try channel.pipeline.syncOperations.addHandler(RequestHeadGuard(deadline: deadline, maxHeadBytes: maxHeadBytes), position: .first)
+        } catch {
+            return channel.eventLoop.makeFailedFuture(error)
+        }
+        return inner.setup(channel: channel, logger: logger)
+    }
+
+    func handle(value: Inner.Value, logger: Logger) async { await inner.handle(value: value, logger: logger) }
+}
+
+/// Closes a connection whose request head does not arrive whole in time (a silent
+/// connection, a half-sent or trickled request: 408) or grows too big (a huge URL,
+/// thousands of headers: 431). It reads the raw bytes before the HTTP parser, so it
+/// holds for whatever the parser would wait for. Once the connection is a WebSocket (the
+/// server's `101`; its liveness the WebSocket pings check) it checks one thing the
+/// WebSocket layer does not: every client frame is masked (RFC 6455 5.1), else the
+/// connection closes with 1002.
+final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+    typealias OutboundIn = IOData
+    typealias OutboundOut = IOData
+
+    private let deadline: TimeAmount
+    private let maxHeadBytes: Int
+    private var timer: Scheduled<Void>?
+    /// Bytes of the head read so far (nil between requests), and the last three bytes read.
+    private var headBytes: Int? = 0
+    private var tail: [UInt8] = []
+    private var upgraded = false
+    private var refused = false
+    /// A head has arrived and nothing was answered yet: the deadline still runs (a head
+    /// the parser cannot read gets no answer, and is closed when it passes).
+    private var awaitingResponse = false
+    /// After the upgrade: the frame header being read, and payload bytes still to skip.
+    private var frameHeader: [UInt8] = []
+    private var payloadLeft: UInt64 = 0
+
+    init(deadline: TimeAmount, maxHeadBytes: Int) {
+        self.deadline = deadline
+        self.maxHeadBytes = maxHeadBytes
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) { arm(context) }
+
+    func handlerRemoved(context: ChannelHandlerContext) { timer?.cancel() }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        timer?.cancel()
+        context.fireChannelInactive()
+    }
+
+    private func arm(_ context: ChannelHandlerContext) {
+        timer?.cancel()
+        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        timer = context.eventLoop.scheduleTask(in: deadline) { [self] in
+            refuse(loopBound.value, status: "408 Request Timeout")
+        }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !refused else { return }
+        let buffer = unwrapInboundIn(data)
+        if upgraded {
+            guard framesAreMasked(buffer.readableBytesView) else {
+                refused = true
+                // A close frame, 1002 (protocol error), then the connection closes.
+                context.writeAndFlush(wrapOutboundOut(.byteBuffer(ByteBuffer(bytes: [0x88, 0x02, 0x03, 0xEA]))), promise: nil)
+                context.close(promise: nil)
+                return
+            }
+            return context.fireChannelRead(data)
+        }
+        if headBytes == nil, !awaitingResponse, buffer.readableBytes > 0 {
+            headBytes = 0 // a new request on a kept-alive connection
+            arm(context)
+        }
+        for byte in buffer.readableBytesView {
+            guard var count = headBytes else { break }
+            count += 1
+            tail.append(byte)
+            if tail.count > 4 { tail.removeFirst() }
+            if tail == [13, 10, 13, 10] || tail.suffix(2) == [10, 10] {
+                headBytes = nil
+                tail = []
+                awaitingResponse = true
+            } else if count > maxHeadBytes {
+                return refuse(context, status: "431 Request Header Fields Too Large")
+            } else {
+                headBytes = count
+            }
+        }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if !upgraded, !refused {
+            // An answer: the request's deadline is met.
+            timer?.cancel()
+            timer = nil
+            awaitingResponse = false
+            if case .byteBuffer(let buffer) = unwrapOutboundIn(data), buffer.readableBytesView.starts(with: Array("HTTP/1.1 101".utf8)) {
+                upgraded = true
+            }
+        }
+        context.write(data, promise: promise)
+    }
+
+    /// Reads frame headers across reads (skipping payloads); false at an unmasked frame.
+    private func framesAreMasked(_ bytes: ByteBufferView) -> Bool {
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            if payloadLeft > 0 {
+                let skip = min(payloadLeft, UInt64(bytes.endIndex - index))
+                index += Int(skip)
+                payloadLeft -= skip
+                continue
+            }
+            frameHeader.append(bytes[index])
+            index += 1
+            guard frameHeader.count >= 2 else { continue }
+            guard frameHeader[1] & 0x80 != 0 else { return false }
+            let length7 = frameHeader[1] & 0x7F
+            let lengthBytes = length7 == 126 ? 2 : (length7 == 127 ? 8 : 0)
+            guard frameHeader.count == 2 + lengthBytes + 4 else { continue }
+            var length = UInt64(length7)
+            if lengthBytes > 0 {
+                length = frameHeader[2..<(2 + lengthBytes)].reduce(0) { $0 << 8 | UInt64($1) }
+            }
+            payloadLeft = length
+            frameHeader = []
+        }
+        return true
+    }
+
+    private func refuse(_ context: ChannelHandlerContext, status: String) {
+        guard !refused, !upgraded else { return }
+        refused = true
+        timer?.cancel()
+        let text = "HTTP/1.1 \(status)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+        context.writeAndFlush(wrapOutboundOut(.byteBuffer(ByteBuffer(string: text))), promise: nil)
+        context.close(promise: nil)
+    }
+}
