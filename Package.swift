@@ -46,6 +46,7 @@ let package = Package(
                 .embedInCode("Simulation/dicehost-simulation.lua"),
                 .embedInCode("Device/dicehost-device.lua"),
                 .embedInCode("Analysis/dicehost-odds.lua"),
+                .embedInCode("Analysis/dicehost-odds-watch.lua"),
                 .embedInCode("Session/dicehost-state.lua"),
             ]
         ),

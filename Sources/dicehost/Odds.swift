@@ -32,6 +32,9 @@ extension DiceHostCommand {
         @Option(help: "The most positions to explore before giving up.")
         var maxStates = 4_000_000
 
+        @Option(help: "Stop exploring when the process holds this much memory, e.g. 8G, 500M (default 8G).")
+        var maxMemory = "8G"
+
         @Option(help: "auto (exact fractions up to --exact-limit positions), exact, or double.")
         var precision = "auto"
 
@@ -55,6 +58,7 @@ extension DiceHostCommand {
                 guard maxStates >= 1 else { throw GameOptions.UsageError(description: "--max-states must be at least 1, got \(maxStates)") }
                 guard exactLimit >= 0 else { throw GameOptions.UsageError(description: "--exact-limit must be at least 0, got \(exactLimit)") }
                 options.maxStates = maxStates
+                options.maxMemory = try MemorySize.parse(maxMemory, option: "--max-memory")
                 options.exactStateLimit = exactLimit
             } catch {
                 printError("dicehost: \(error)")
@@ -134,7 +138,7 @@ enum OddsReport {
             lines.append("metric \(metric.name): expected sum \(expectation(metric.expectedSum)) per game, "
                          + "expected records \(expectation(metric.expectedCount))")
         }
-        if r.droppedLastRoll { lines.append("(the script never reads r.previous, so the last roll is not part of a position)") }
+        if r.droppedLastRoll { lines.append("(no hook looked into a last roll, so it is not part of a position)") }
         return lines.joined(separator: "\n")
     }
 

@@ -95,21 +95,24 @@ public final class Game {
 
     /// Loads a rule script and starts a game.
     public convenience init(rulesFile path: String, players: [String], seed: UInt64 = 0,
-                            params: [(String, String)] = [], limits: LuaLimits = .default, displayPath: String? = nil) throws {
+                            params: [(String, String)] = [], limits: LuaLimits = .default, displayPath: String? = nil,
+                            beforeRules: ((LuaState) throws -> Void)? = nil) throws {
         let data: Data
         do { data = try LuaSourceFile.read(path, limit: limits.memoryBytes) } catch let problem as LuaSourceFile.Problem {
             throw GameError.invalidRules("cannot read rule script \(displayPath ?? path): \(problem.reason)", location: nil)
         }
         try self.init(source: String(decoding: data, as: UTF8.self), path: path, players: players, seed: seed,
-                      params: params, limits: limits, displayPath: displayPath)
+                      params: params, limits: limits, displayPath: displayPath, beforeRules: beforeRules)
     }
 
     /// Loads a rule script from text; `path` names it in errors and locates `require`.
     /// With no players, the smallest table the rules allow sits down (P1, P2, …).
     /// `displayPath` names the script (and the folder of the scripts it requires) in
-    /// error messages instead of `path`.
+    /// error messages instead of `path`. `beforeRules` runs once the libraries are in
+    /// place and before the script loads (exact odds watches a few of them).
     public init(source: String, path: String, players: [String], seed: UInt64 = 0,
-                params: [(String, String)] = [], limits: LuaLimits = .default, displayPath: String? = nil) throws {
+                params: [(String, String)] = [], limits: LuaLimits = .default, displayPath: String? = nil,
+                beforeRules: ((LuaState) throws -> Void)? = nil) throws {
         lua = try LuaState(limits: limits)
         lua.moduleDirectory = (path as NSString).deletingLastPathComponent
         if let displayPath { lua.moduleChunkDirectory = (displayPath as NSString).deletingLastPathComponent }
@@ -127,6 +130,7 @@ public final class Game {
             self.log(.say(text))
         }
         api = try installLibraries()
+        try beforeRules?(lua)
         (rules, rulesTable) = try withInputBudget { try loadRules(source: source) }
         declared.removeAll()
         readHooks()

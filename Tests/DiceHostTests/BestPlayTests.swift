@@ -1,0 +1,90 @@
+import DiceHost
+import Foundation
+import Testing
+
+/// `dicehost solve` against answers worked out here, independently of the code under test.
+@Suite struct BestPlayTests {
+    func solveOptions(_ players: [String], _ params: [(String, String)] = []) -> BestPlay.Options {
+        var o = BestPlay.Options()
+        o.players = players
+        o.params = params
+        o.memoryBytes = 256 << 20
+        return o
+    }
+
+    /// One decision: bet 1, 2, 3 or 6, then one roll wins when it is at most the bet.
+    /// The rules refuse a bet above 3 (and a second bet, and a roll before a bet), so the
+    /// best legal play is bet 3: 1/2. Choosing the refused bet 6 would claim 1.
+    static let oneBet = """
+        local game = rules { name = "One bet", players = 1, choices = { bet = {1, 2, 3, 6} } }
+        function game.setup(g) g.state.bet = 0 end
+        game.actions = {
+          bet = function(g, p, k)
+            if g.state.bet > 0 then error("you have bet already", 0) end
+            if k > 3 then error("the most you may bet is 3", 0) end
+            g.state.bet = k
+          end,
+        }
+        function game.roll(g, p, r)
+          if g.state.bet == 0 then error("bet first", 0) end
+          if r.value <= g.state.bet then g:win(p) else g:lose(p) end
+        end
+        return game
+        """
+
+    @Test func aOneDecisionGameTakesTheBestLegalMoveNotARefusedOne() throws {
+        let best = try BestPlay.solve(rulesFile: try temporaryRules(Self.oneBet), options: solveOptions(["Ann"]))
+        // By hand: max over the legal bets k of k/6.
+        let byHand = [1, 2, 3].map { Double($0) / 6 }.max() ?? 0
+        #expect(abs(best.wins[0] - byHand) < 1e-12)
+        #expect(best.firstMove == "bet 3")
+        #expect(best.converged)
+    }
+
+    /// Pig to `target` by a value iteration written here: P(i, j, k) is the chance that the
+    /// player to move, with score i against j and turn total k, wins under best play.
+    func pigByHand(target: Int) -> Double {
+        var p = [[[Double]]](repeating: [[Double]](repeating: [Double](repeating: 0, count: target), count: target), count: target)
+        var change = 1.0
+        while change > 1e-14 {
+            change = 0
+            for i in 0..<target {
+                for j in 0..<target {
+                    for k in 0..<(target - i) {
+                        var roll = (1 - p[j][i][0]) / 6
+                        for face in 2...6 {
+                            roll += (i + k + face >= target ? 1 : p[i][j][k + face]) / 6
+                        }
+                        let hold = 1 - p[j][i + k][0]
+                        let value = max(roll, hold)
+                        change = max(change, abs(value - p[i][j][k]))
+                        p[i][j][k] = value
+                    }
+                }
+            }
+        }
+        return p[0][0][0]
+    }
+
+    @Test func pigToTenMatchesAValueIterationWrittenHere() throws {
+        let best = try BestPlay.solve(rulesFile: "examples/rules/pig.lua", options: solveOptions(["Ann", "Bob"], [("target", "10")]))
+        let byHand = pigByHand(target: 10)
+        #expect(abs(best.wins[0] - byHand) < 1e-9, "solve \(best.wins[0]), by hand \(byHand)")
+        #expect(abs(best.wins[1] - (1 - byHand)) < 1e-9)
+        #expect(best.converged && best.residual <= best.tolerance)
+        #expect(best.firstMove == "roll")
+        // Best play is not the bot's: holding at 5 both, Ann's chance is another number.
+        let bots = try Odds.analyse(rulesFile: "examples/rules/pig.lua", options: DiceHostTests.options(["Ann", "Bob"], [("target", "10"), ("hold", "5")]))
+        #expect(abs(bots.wins[0].double - byHand) > 1e-6)
+    }
+
+    @Test func aHiddenStateGameIsRefusedAsOddsRefusesIt() throws {
+        let path = try temporaryRules("""
+            local game = rules { name = "Lucky", players = 1 }
+            function game.setup(g) g.state.n = 0 end
+            function game.roll(g, p, r) if math.random(2) == 1 then g:win(p) end end
+            return game
+            """)
+        #expect(throws: OddsError.self) { try BestPlay.solve(rulesFile: path, options: solveOptions(["Ann"])) }
+    }
+}
