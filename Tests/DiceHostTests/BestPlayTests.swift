@@ -87,4 +87,48 @@ import Testing
             """)
         #expect(throws: OddsError.self) { try BestPlay.solve(rulesFile: path, options: solveOptions(["Ann"])) }
     }
+
+    /// Ann's chance in Pig to `target` when she holds at `hold` (the rules' bot) and Bob
+    /// plays his best reply, by a value iteration written here. v[mover][a][b][k] is Ann's
+    /// chance with Ann's score a, Bob's b, the mover's turn total k.
+    func pigBotAgainstBest(target: Int, hold: Int) -> Double {
+        let row = [Double](repeating: 0, count: target)
+        var v = [[[[Double]]]](repeating: [[[Double]]](repeating: [[Double]](repeating: row, count: target), count: target), count: 2)
+        var change = 1.0
+        while change > 1e-14 {
+            change = 0
+            for a in 0..<target {
+                for b in 0..<target {
+                    for k in 0..<target {
+                        if a + k < target {  // Ann (the bot) to move
+                            var value: Double
+                            if k >= hold {
+                                value = v[1][a + k][b][0]
+                            } else {
+                                value = v[1][a][b][0] / 6
+                                for face in 2...6 { value += (a + k + face >= target ? 1 : v[0][a][b][k + face]) / 6 }
+                            }
+                            change = max(change, abs(value - v[0][a][b][k])); v[0][a][b][k] = value
+                        }
+                        if b + k < target {  // Bob (best reply: least for Ann) to move
+                            var roll = v[0][a][b][0] / 6
+                            for face in 2...6 { roll += (b + k + face >= target ? 0 : v[1][a][b][k + face]) / 6 }
+                            let value = min(roll, v[0][a][b + k][0])
+                            change = max(change, abs(value - v[1][a][b][k])); v[1][a][b][k] = value
+                        }
+                    }
+                }
+            }
+        }
+        return v[0][0][0][0]
+    }
+
+    @Test func theBotAgainstBestPlayMatchesAValueIterationWrittenHere() throws {
+        let versus = try BestPlay.versus(rulesFile: "examples/rules/pig.lua",
+                                         options: solveOptions(["Ann", "Bob"], [("target", "12"), ("hold", "4")]))
+        let byHand = pigBotAgainstBest(target: 12, hold: 4)
+        #expect(abs(versus.botInSeat[0][0] - byHand) < 1e-9, "versus \(versus.botInSeat[0][0]), by hand \(byHand)")
+        #expect(versus.botInSeat[0][0] < versus.best[0])  // the bot gives something away
+        #expect(abs(versus.best[0] - pigByHand(target: 12)) < 1e-9)
+    }
 }

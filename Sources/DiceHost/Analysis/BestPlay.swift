@@ -69,9 +69,8 @@ public enum BestPlay {
         public var processMemoryPeak: Int
     }
 
-    public static func solve(rulesFile: String, options: Options = Options(),
-                             progress: ((String) -> Void)? = nil) throws -> Result {
-        let started = DispatchTime.now().uptimeNanoseconds
+    static func explore(rulesFile: String, options: Options, askBot: Bool,
+                        progress: ((String) -> Void)?) throws -> (Game, MoveGraph, Bool) {
         let limits = LuaLimits(memoryBytes: options.memoryBytes, instructionBudget: LuaLimits.default.instructionBudget)
         var found: (Game, MoveGraph, Bool)?
         for keepLastRoll in [false, true] {
@@ -81,6 +80,7 @@ public enum BestPlay {
             let states = try StateExplorer(game: game, watch: watch, keepLastRoll: keepLastRoll, maxStates: options.maxStates, progress: nil)
             states.budget.maxMemory = options.maxMemory
             let explorer = MoveExplorer(states: states, game: game)
+            explorer.askBot = askBot
             do {
                 found = (game, try explorer.explore(progress: progress), keepLastRoll)
                 break
@@ -88,7 +88,14 @@ public enum BestPlay {
                 continue
             }
         }
-        guard let (game, graph, keptLastRoll) = found else { throw OddsError.internal("a hook looked into a last roll that positions hold") }
+        guard let found else { throw OddsError.internal("a hook looked into a last roll that positions hold") }
+        return found
+    }
+
+    public static func solve(rulesFile: String, options: Options = Options(),
+                             progress: ((String) -> Void)? = nil) throws -> Result {
+        let started = DispatchTime.now().uptimeNanoseconds
+        let (game, graph, keptLastRoll) = try explore(rulesFile: rulesFile, options: options, askBot: false, progress: progress)
         let explored = DispatchTime.now().uptimeNanoseconds
         let seats = game.playerNames.count
         let solution = graph.iterate(seats: seats, tolerance: options.tolerance, maxSweeps: options.maxSweeps) { sweep, residual in
@@ -113,6 +120,39 @@ public enum BestPlay {
     }
 }
 
+extension BestPlay {
+    /// The rules' bot against best play: for each seat, that seat's chances when its bot
+    /// plays it and every other seat plays its best reply (exact up to the tolerance).
+    public struct Versus: Sendable {
+        public var players: [String]
+        /// wins[s][k]: seat k's chance when seat s is the bot and the others play best.
+        public var botInSeat: [[Double]]
+        /// Every seat best (as `solve`).
+        public var best: [Double]
+        public var states: Int
+        public var residual: Double
+        public var tolerance: Double
+        public var seconds: Double
+    }
+
+    public static func versus(rulesFile: String, options: Options = Options(),
+                              progress: ((String) -> Void)? = nil) throws -> Versus {
+        let started = DispatchTime.now().uptimeNanoseconds
+        let (game, graph, _) = try explore(rulesFile: rulesFile, options: options, askBot: true, progress: progress)
+        let seats = game.playerNames.count
+        var residual = 0.0
+        func start(_ bots: Set<Int>) -> [Double] {
+            let solution = graph.iterate(seats: seats, tolerance: options.tolerance, maxSweeps: options.maxSweeps, botSeats: bots, progress: nil)
+            residual = max(residual, solution.residual)
+            return Array(solution.values[0..<seats])
+        }
+        let rows = (0..<seats).map { start([$0]) }
+        let best = start([])
+        return Versus(players: game.playerNames, botInSeat: rows, best: best, states: graph.count, residual: residual,
+                      tolerance: options.tolerance, seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
+    }
+}
+
 /// Every position reachable by legal moves, with its moves: for each move its targets
 /// and weights out of a denominator (sides^dice for a roll, 1 for an action).
 final class MoveGraph {
@@ -126,6 +166,11 @@ final class MoveGraph {
     var edgeStart: [Int] = [0]
     var edgeTarget: [Int32] = []
     var edgeWeight: [Double] = []
+    /// Per position, the move the rules' bot makes there (-1: none, or not asked).
+    var botMove: [Int32] = []
+    /// Moves only a bot makes (its choice is not among the declared moves): never chosen
+    /// by best play.
+    var botOnly: Set<Int> = []
 
     var count: Int { terminal.count }
     var decisions: Int { decider.filter { $0 >= 0 }.count }
@@ -140,7 +185,9 @@ final class MoveGraph {
     }
 
     /// Value iteration: Gauss–Seidel sweeps from the last position found to the first.
-    func iterate(seats: Int, tolerance: Double, maxSweeps: Int, progress: ((Int, Double) -> Void)?) -> Solution {
+    /// Seats in `botSeats` make their bot's move; every other seat its best reply.
+    func iterate(seats: Int, tolerance: Double, maxSweeps: Int, botSeats: Set<Int> = [],
+                 progress: ((Int, Double) -> Void)?) -> Solution {
         let width = seats + 1
         let n = count
         var values = [Double](repeating: 0, count: n * width)
@@ -163,7 +210,9 @@ final class MoveGraph {
             for s in stride(from: n - 1, through: 0, by: -1) where terminal[s] == nil {
                 let me = Int(decider[s])
                 var bestMove: Int32 = -1
-                for m in moveStart[s]..<moveStart[s + 1] {
+                let forced = botSeats.contains(me) ? Int(botMove[s]) : -1
+                let range = forced >= 0 ? forced..<forced + 1 : moveStart[s]..<moveStart[s + 1]
+                for m in range where forced >= 0 || !botOnly.contains(m) {
                     for k in 0..<width { candidate[k] = 0 }
                     for e in edgeStart[m]..<edgeStart[m + 1] {
                         let t = Int(edgeTarget[e]) * width, w = edgeWeight[e]
@@ -195,6 +244,8 @@ final class MoveExplorer {
     let states: StateExplorer
     let game: Game
     let graph = MoveGraph()
+    /// Whether to ask the rules' bot in every position (for `odds --vs solver`).
+    var askBot = false
     /// The declared actions with each argument list to try.
     let actionMoves: [(name: String, arguments: [LuaValue], label: String)]
 
@@ -266,7 +317,7 @@ final class MoveExplorer {
 
     func expand(_ index: Int) throws {
         defer { graph.moveStart.append(graph.moves.count) }
-        guard graph.terminal[index] == nil else { graph.decider.append(-1); return }
+        guard graph.terminal[index] == nil else { graph.decider.append(-1); graph.botMove.append(-1); return }
         try states.restore(index)
         let seat: Int
         do { seat = try game.seat(of: nil) } catch { throw OddsError.ruleError("\(error)") }
@@ -281,6 +332,19 @@ final class MoveExplorer {
             if !fresh { try states.restore(index, from: snapshot) }
             fresh = false
         }
+        // The bot's choice (asked only when measuring it: `askBot`), which must leave the
+        // position as it was.
+        var botChoice: LuaValue?
+        if askBot, case .function = game.hooks.bot {
+            fresh = false
+            do {
+                botChoice = try game.withInputBudget { try game.askBot(seat: seat) }
+            } catch { throw OddsError.ruleError("bot(g, \(name)): \(error)") }
+            try states.checkRandom("the bot")
+            let (after, _) = try states.encodeCurrent()
+            if after != index { throw OddsError.notAnalysable("the bot changed the game when asked what \(name) does (a bot must only choose)") }
+        }
+        let firstMove = graph.moves.count
         // Roll: a chance node over every outcome of the declared dice.
         var weights: [Int32: Int] = [:]
         var order: [Int32] = []
@@ -318,6 +382,39 @@ final class MoveExplorer {
             graph.edgeTarget.append(t)
             graph.edgeWeight.append(1)
             graph.edgeStart.append(graph.edgeTarget.count)
+        }
+        graph.botMove.append(-1)
+        guard let botChoice else { return }
+        let label = Self.label(of: botChoice, lua: game.lua)
+        if let found = (firstMove..<graph.moves.count).first(where: { graph.moves[$0].label == label }) {
+            graph.botMove[index] = Int32(found)
+            return
+        }
+        // A move the declared ones do not list: made as the bot makes it.
+        if case .table(let table) = botChoice, game.lua.get(table, "keep") != .nil {
+            throw OddsError.notAnalysable("\(name)'s bot keeps dice ({\"roll\", keep = ...}), which best play does not follow yet")
+        }
+        try reset()
+        do { try game.withInputBudget { try game.perform(botChoice: botChoice) } } catch {
+            throw OddsError.ruleError("\(name)'s bot move \(label): \(error)")
+        }
+        try states.checkRandom("\(name)'s bot move \(label)")
+        let t = try current()
+        graph.botOnly.insert(graph.moves.count)
+        graph.botMove[index] = Int32(graph.moves.count)
+        graph.moves.append(BestPlay.Move(label: label, action: nil, arguments: []))
+        graph.edgeTarget.append(t)
+        graph.edgeWeight.append(1)
+        graph.edgeStart.append(graph.edgeTarget.count)
+    }
+
+    /// A bot's answer as a move label: "roll", "hold", "bet 5".
+    static func label(of choice: LuaValue, lua: LuaState) -> String {
+        switch choice {
+        case .nil: return "roll"
+        case .string(let s): return s
+        case .table(let t): return lua.array(t).map { if case .string(let s) = $0 { return s } else { return $0.description } }.joined(separator: " ")
+        default: return choice.description
         }
     }
 }

@@ -386,7 +386,7 @@ final class StateExplorer {
         var choice: LuaValue = .string("roll")
         if case .function = game.hooks.bot {
             do {
-                choice = try timed("bot") { try game.withInputBudget { try game.lua.call(game.hooks.bot, [.table(game.g), try game.playerValue(seat)]).first ?? .nil } }
+                choice = try timed("bot") { try game.withInputBudget { try game.askBot(seat: seat) ?? .nil } }
             } catch { throw OddsError.ruleError("bot(g, \(name)): \(error)") }
             try checkRandom("the bot")
             let (after, _) = try encodeCurrent()
