@@ -35,6 +35,7 @@ check-lua: deps
 test-browser: build
 	@bash scripts/ensure-browser.sh
 	.build-venv/bin/python tests/browser/snap_two_players.py
+	.build-venv/bin/python tests/browser/sweep_chart.py
 
 serve: build
 	.build/debug/dicehost serve rules --watch
