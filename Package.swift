@@ -47,6 +47,7 @@ let package = Package(
                 .embedInCode("Device/dicehost-device.lua"),
                 .embedInCode("Analysis/dicehost-odds.lua"),
                 .embedInCode("Analysis/dicehost-odds-watch.lua"),
+                .embedInCode("Analysis/dicehost-policy.lua"),
                 .embedInCode("Session/dicehost-state.lua"),
             ]
         ),

@@ -36,6 +36,9 @@ extension DiceHostCommand {
         @Option(help: "Stop value iteration once no value changes by more than this in a sweep.")
         var tolerance = 1e-12
 
+        @Option(help: "Write the best-play policy as a Lua module a rule script's bot can require.")
+        var policy: String?
+
         @Flag(help: "Print the result as JSON.")
         var json = false
 
@@ -53,6 +56,7 @@ extension DiceHostCommand {
                 options.maxStates = maxStates
                 options.maxMemory = try MemorySize.parse(maxMemory, option: "--max-memory")
                 options.tolerance = tolerance
+                options.writesPolicy = policy != nil
             } catch {
                 printError("dicehost: \(error)")
                 throw ExitStatus.usage
@@ -71,6 +75,15 @@ extension DiceHostCommand {
             } catch let error as GameError {
                 printError("\(error)")
                 throw ExitStatus.scriptDoesNotLoad
+            }
+            if let policy, let module = result.policyModule {
+                let isOurs = (try? String(contentsOfFile: policy, encoding: .utf8))?.hasPrefix("-- Best play for ") ?? true
+                do {
+                    try SafeFileWriter(protectedPaths: [rules], force: isOurs).write(module, to: policy)
+                } catch {
+                    printError("dicehost: --policy: \(error)")
+                    throw ExitStatus.failure
+                }
             }
             print(json ? SolveReport.json(result) : SolveReport.text(result))
         }

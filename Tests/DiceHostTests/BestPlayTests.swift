@@ -132,3 +132,42 @@ import Testing
         #expect(abs(versus.best[0] - pigByHand(target: 12)) < 1e-9)
     }
 }
+
+/// The policy module `solve --policy` writes, used as the bot of a copy of the rules:
+/// `odds` of that copy is exactly best play (every seat follows the module).
+@Suite struct BestPlayPolicyTests {
+    func policyPlayedBack(rules: String, moduleName: String, params: [(String, String)], players: [String]) throws -> (BestPlay.Result, Odds.Result) {
+        var o = BestPlay.Options()
+        o.players = players
+        o.params = params
+        o.memoryBytes = 256 << 20
+        o.writesPolicy = true
+        let best = try BestPlay.solve(rulesFile: rules, options: o)
+        let module = try #require(best.policyModule)
+        let folder = (rules as NSString).deletingLastPathComponent
+        try module.write(toFile: (folder as NSString).appendingPathComponent(moduleName + ".lua"), atomically: true, encoding: .utf8)
+        let copy = (folder as NSString).appendingPathComponent("played-back.lua")
+        let base = (rules as NSString).lastPathComponent.replacingOccurrences(of: ".lua", with: "")
+        try """
+            local game = require("\(base)")
+            local best = require("\(moduleName)")
+            return rules.extend(game, { bot = function(g, p) return best.move(g, p) end })
+            """.write(toFile: copy, atomically: true, encoding: .utf8)
+        let odds = try Odds.analyse(rulesFile: copy, options: DiceHostTests.options(players, params))
+        return (best, odds)
+    }
+
+    @Test func theOneBetPolicyBetsThree() throws {
+        let rules = try temporaryRules(BestPlayTests.oneBet, name: "onebet.lua")
+        let (best, odds) = try policyPlayedBack(rules: rules, moduleName: "onebet-best", params: [], players: ["Ann"])
+        #expect(best.policyModule?.contains("{\"bet\", 3}") == true)
+        #expect(abs(odds.wins[0].double - best.wins[0]) < 1e-12)
+    }
+
+    @Test func pigsPolicyPlaysBackToTheSolvedValue() throws {
+        let pig = try String(contentsOfFile: "examples/rules/pig.lua", encoding: .utf8)
+        let rules = try temporaryRules(pig, name: "pig.lua")
+        let (best, odds) = try policyPlayedBack(rules: rules, moduleName: "pig-best", params: [("target", "12")], players: ["Ann", "Bob"])
+        #expect(abs(odds.wins[0].double - best.wins[0]) < 1e-9, "odds \(odds.wins[0].double), solve \(best.wins[0])")
+    }
+}

@@ -29,6 +29,8 @@ public enum BestPlay {
         public var memoryBytes = 4 << 30
         /// The whole process's resident memory at which exploring stops, with a message.
         public var maxMemory = Odds.defaultMaxMemory
+        /// Write the best-play policy as a Lua module (`Result.policyModule`).
+        public var writesPolicy = false
         public init() {}
     }
 
@@ -39,6 +41,8 @@ public enum BestPlay {
         /// The action and its arguments as a bot answers them (empty for roll).
         public var action: String?
         public var arguments: [String]
+        /// The move as a bot returns it, in Lua: "roll", "hold", {"bet", 3}.
+        public var botAnswer: String = "\"roll\""
     }
 
     public struct Result: Sendable {
@@ -67,12 +71,14 @@ public enum BestPlay {
         public var solveSeconds: Double
         public var luaMemoryPeak: Int
         public var processMemoryPeak: Int
+        /// The policy as a Lua module a bot can `require` (with `Options.writesPolicy`).
+        public var policyModule: String?
     }
 
     static func explore(rulesFile: String, options: Options, askBot: Bool,
-                        progress: ((String) -> Void)?) throws -> (Game, MoveGraph, Bool) {
+                        progress: ((String) -> Void)?) throws -> (MoveExplorer, Bool) {
         let limits = LuaLimits(memoryBytes: options.memoryBytes, instructionBudget: LuaLimits.default.instructionBudget)
-        var found: (Game, MoveGraph, Bool)?
+        var found: (MoveExplorer, Bool)?
         for keepLastRoll in [false, true] {
             let watch = OddsWatch()
             let game = try Game(rulesFile: rulesFile, players: options.players, seed: 0, params: options.params, limits: limits,
@@ -82,7 +88,8 @@ public enum BestPlay {
             let explorer = MoveExplorer(states: states, game: game)
             explorer.askBot = askBot
             do {
-                found = (game, try explorer.explore(progress: progress), keepLastRoll)
+                _ = try explorer.explore(progress: progress)
+                found = (explorer, keepLastRoll)
                 break
             } catch is LastRollObserved where !keepLastRoll {
                 continue
@@ -95,7 +102,8 @@ public enum BestPlay {
     public static func solve(rulesFile: String, options: Options = Options(),
                              progress: ((String) -> Void)? = nil) throws -> Result {
         let started = DispatchTime.now().uptimeNanoseconds
-        let (game, graph, keptLastRoll) = try explore(rulesFile: rulesFile, options: options, askBot: false, progress: progress)
+        let (explorer, keptLastRoll) = try explore(rulesFile: rulesFile, options: options, askBot: false, progress: progress)
+        let game = explorer.game, graph = explorer.graph
         let explored = DispatchTime.now().uptimeNanoseconds
         let seats = game.playerNames.count
         let solution = graph.iterate(seats: seats, tolerance: options.tolerance, maxSweeps: options.maxSweeps) { sweep, residual in
@@ -105,9 +113,17 @@ public enum BestPlay {
         let start = Array(solution.values[0..<seats + 1])
         var counts: [String: Int] = [:]
         for choice in solution.choice where choice >= 0 { counts[graph.moves[Int(choice)].label, default: 0] += 1 }
+        let wins = Array(start[0..<seats])
+        var module: String?
+        if options.writesPolicy {
+            var heading = "\(game.rules.name) (\(rulesFile))"
+            if !options.params.isEmpty { heading += ", " + options.params.map { "\($0.0)=\($0.1)" }.joined(separator: " ") }
+            let chances = zip(game.playerNames, wins).map { String(format: "%@ %.6f", $0.0, $0.1) }.joined(separator: ", ")
+            module = try explorer.policyModule(choice: solution.choice, heading: heading, chances: chances)
+        }
         return Result(rules: game.rules.name, rulesFile: rulesFile, players: game.playerNames,
                       params: options.params.map { "\($0.0)=\($0.1)" },
-                      wins: Array(start[0..<seats]), draw: start[seats],
+                      wins: wins, draw: start[seats],
                       neverEnds: max(0, 1 - start.reduce(0, +)),
                       states: graph.count, decisions: graph.decisions, moves: graph.moves.count,
                       residual: solution.residual, sweeps: solution.sweeps, tolerance: options.tolerance,
@@ -116,7 +132,7 @@ public enum BestPlay {
                       moveCounts: counts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { ($0.key, $0.value) },
                       droppedLastRoll: !keptLastRoll,
                       exploreSeconds: Double(explored - started) / 1e9, solveSeconds: Double(solved - explored) / 1e9,
-                      luaMemoryPeak: game.lua.memoryPeak, processMemoryPeak: Odds.maxResidentBytes())
+                      luaMemoryPeak: game.lua.memoryPeak, processMemoryPeak: Odds.maxResidentBytes(), policyModule: module)
     }
 }
 
@@ -138,7 +154,8 @@ extension BestPlay {
     public static func versus(rulesFile: String, options: Options = Options(),
                               progress: ((String) -> Void)? = nil) throws -> Versus {
         let started = DispatchTime.now().uptimeNanoseconds
-        let (game, graph, _) = try explore(rulesFile: rulesFile, options: options, askBot: true, progress: progress)
+        let (explorer, _) = try explore(rulesFile: rulesFile, options: options, askBot: true, progress: progress)
+        let game = explorer.game, graph = explorer.graph
         let seats = game.playerNames.count
         var residual = 0.0
         func start(_ bots: Set<Int>) -> [Double] {
@@ -258,7 +275,10 @@ final class MoveExplorer {
         for action in game.rules.actions {
             if case .table(let table) = declared, case .table(let choices) = lua.get(table, .string(action)) {
                 for value in lua.array(choices) {
-                    list.append((action, [value], "\(action) \(value.description)"))
+                    switch value {
+                    case .string, .integer, .number, .boolean: list.append((action, [value], "\(action) \(value.description)"))
+                    default: continue  // only data can be a bot's answer
+                    }
                 }
             } else {
                 list.append((action, [], action))
@@ -378,7 +398,9 @@ final class MoveExplorer {
             }
             try states.checkRandom("\(name)'s move \(move.label)")
             let t = try current()
-            graph.moves.append(BestPlay.Move(label: move.label, action: move.name, arguments: move.arguments.map(\.description)))
+            let answer = move.arguments.isEmpty ? Self.luaQuoted(move.name)
+                : "{" + ([Self.luaQuoted(move.name)] + move.arguments.map(Self.luaLiteral)).joined(separator: ", ") + "}"
+            graph.moves.append(BestPlay.Move(label: move.label, action: move.name, arguments: move.arguments.map(\.description), botAnswer: answer))
             graph.edgeTarget.append(t)
             graph.edgeWeight.append(1)
             graph.edgeStart.append(graph.edgeTarget.count)
@@ -406,6 +428,74 @@ final class MoveExplorer {
         graph.edgeTarget.append(t)
         graph.edgeWeight.append(1)
         graph.edgeStart.append(graph.edgeTarget.count)
+    }
+
+    static func luaQuoted(_ text: String) -> String {
+        var out = "\""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\\"): out += "\\\\"
+            case UInt8(ascii: "\""): out += "\\\""
+            case 32..<127: out.append(Character(Unicode.Scalar(byte)))
+            default: out += String(format: "\\%03d", byte)
+            }
+        }
+        return out + "\""
+    }
+
+    static func luaLiteral(_ value: LuaValue) -> String {
+        switch value {
+        case .string(let s): return luaQuoted(s)
+        case .integer(let i): return String(i)
+        case .number(let d): return d.isFinite ? String(format: "%.17g", d) : "0/0"
+        case .boolean(let b): return b ? "true" : "false"
+        default: return "nil"
+        }
+    }
+
+    /// The best move of every decision position as a Lua module: keys from
+    /// `dicehost-policy.lua` (a bot's view of the data), so a bot can look its move up.
+    func policyModule(choice: [Int32], heading: String, chances: String) throws -> String {
+        let lua = game.lua
+        let source = String(decoding: PackageResources.dicehost_policy_lua, as: UTF8.self)
+        let keyFunction = try lua.call(.function(try lua.load(source, chunkName: "dicehost-policy")), [], budget: .some(nil)).first ?? .nil
+        var answers: [String] = []
+        var answerIndex: [String: Int] = [:]
+        var best: [String: Int] = [:]
+        var order: [String] = []
+        for s in 0..<graph.count where graph.terminal[s] == nil && choice[s] >= 0 {
+            try states.restore(s)
+            guard case .string(let key)? = try lua.call(keyFunction, [.table(game.g)], budget: .some(nil)).first else {
+                throw OddsError.internal("the policy key of position \(s + 1)")
+            }
+            let move = graph.moves[Int(choice[s])]
+            if graph.botOnly.contains(Int(choice[s])) { continue }
+            let answer = move.action == nil ? "\"roll\"" : move.botAnswer
+            let n: Int
+            if let known = answerIndex[answer] { n = known } else { answers.append(answer); n = answers.count; answerIndex[answer] = n }
+            if let other = best[key] {
+                if other != n {
+                    throw OddsError.notAnalysable("two positions a bot cannot tell apart from g.state and the players' fields "
+                        + "(they differ in metatables, timers or last rolls) have different best moves: the policy cannot be written as a module")
+                }
+            } else {
+                best[key] = n
+                order.append(key)
+            }
+        }
+        var lines = ["-- Best play for \(heading), written by `dicehost solve --policy`.",
+                     "-- Each seat's chance when every seat plays best: \(chances).",
+                     "-- A bot that plays it: local best = require(\"<this file's name>\")",
+                     "--                      function game.bot(g, p) return best.move(g, p) end",
+                     "-- move(g, p) is nil (roll) in a position best play never reaches.",
+                     "local key = (function()", source, "end)()",
+                     "local answers = {" + answers.joined(separator: ", ") + "}",
+                     "local best = {"]
+        for key in order { lines.append("[" + Self.luaQuoted(key) + "]=" + String(best[key] ?? 1) + ",") }
+        lines += ["}", "local M = {key = key}",
+                  "function M.move(g, p)", "  local i = best[key(g)]", "  if i then return answers[i] end", "end",
+                  "return M", ""]
+        return lines.joined(separator: "\n")
     }
 
     /// A bot's answer as a move label: "roll", "hold", "bet 5".
