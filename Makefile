@@ -5,7 +5,7 @@
 RULES ?= rules/race.lua
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: deps build play test check-lua test-browser loadtest loadtest-abuse serve bench bench-instructions clean fuzz fuzz-build fuzz-smoke fuzz-crashes example test-example
+.PHONY: deps build play test check-lua test-browser loadtest loadtest-abuse serve bench bench-solve bench-instructions clean fuzz fuzz-build fuzz-smoke fuzz-crashes example test-example
 
 deps:
 	@bash scripts/ensure-deps.sh
@@ -38,6 +38,7 @@ test-browser: build
 	.build-venv/bin/python tests/browser/snap_two_players.py
 	.build-venv/bin/python tests/browser/pixels_table.py   # a Pixels die at the table (a stand-in Web Bluetooth), ~7 s
 	.build-venv/bin/python tests/browser/liars_dice_three_players.py
+	.build-venv/bin/python tests/browser/sweep_chart.py
 
 serve: build
 	.build/debug/dicehost serve rules --watch
@@ -75,6 +76,11 @@ test-example: deps
 bench: deps
 	swift build -c release $(SWIFT_BUILD_FLAGS)
 	bash bench/run.sh
+
+# Best play of Pig to 100 against the published 0.5306 (minutes; bench/solve-pig.sh).
+bench-solve: deps
+	swift build -c release $(SWIFT_BUILD_FLAGS)
+	bash bench/solve-pig.sh
 
 # Instructions per simulated game (callgrind): the figure a shared machine repeats exactly.
 # DICEHOST_BEFORE=old/dicehost[,other] adds older binaries to the table.

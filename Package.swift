@@ -46,6 +46,8 @@ let package = Package(
                 .embedInCode("Simulation/dicehost-simulation.lua"),
                 .embedInCode("Device/dicehost-device.lua"),
                 .embedInCode("Analysis/dicehost-odds.lua"),
+                .embedInCode("Analysis/dicehost-odds-watch.lua"),
+                .embedInCode("Analysis/dicehost-policy.lua"),
                 .embedInCode("Session/dicehost-state.lua"),
             ]
         ),

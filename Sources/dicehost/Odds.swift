@@ -32,11 +32,23 @@ extension DiceHostCommand {
         @Option(help: "The most positions to explore before giving up.")
         var maxStates = 4_000_000
 
+        @Option(help: "Stop exploring when the process holds this much memory, e.g. 8G, 500M (default 8G).")
+        var maxMemory = "8G"
+
         @Option(help: "auto (exact fractions up to --exact-limit positions), exact, or double.")
         var precision = "auto"
 
         @Option(help: "The most positions solved in exact fractions under --precision auto.")
         var exactLimit = 50_000
+
+        @Option(help: "One row per value of a param, e.g. --sweep target=10..60:10 (the fairest value marked).")
+        var sweep: String?
+
+        @Option(help: "With --sweep: also draw the rows as an SVG line chart into this file.")
+        var chart: String?
+
+        @Option(help: "solver: the rules' bot in each seat against best play in the others (exact, as `dicehost solve`).")
+        var vs: String?
 
         @Flag(help: "Print the result as JSON.")
         var json = false
@@ -55,12 +67,44 @@ extension DiceHostCommand {
                 guard maxStates >= 1 else { throw GameOptions.UsageError(description: "--max-states must be at least 1, got \(maxStates)") }
                 guard exactLimit >= 0 else { throw GameOptions.UsageError(description: "--exact-limit must be at least 0, got \(exactLimit)") }
                 options.maxStates = maxStates
+                options.maxMemory = try MemorySize.parse(maxMemory, option: "--max-memory")
                 options.exactStateLimit = exactLimit
             } catch {
                 printError("dicehost: \(error)")
                 throw ExitStatus.usage
             }
             options.players = try DiceHostCommand.Play.players(players, rules: rules, params: options.params)
+            if let sweep {
+                try runSweep(sweep, options)
+                return
+            }
+            if let vs {
+                guard vs == "solver" else {
+                    printError("dicehost: --vs takes 'solver' (the best player), got '\(vs)'")
+                    throw ExitStatus.usage
+                }
+                var best = BestPlay.Options()
+                best.players = options.players
+                best.params = options.params
+                best.maxStates = options.maxStates
+                best.maxMemory = options.maxMemory
+                let showsProgress = !quiet && isatty(STDERR_FILENO) != 0
+                let versus: BestPlay.Versus
+                do {
+                    defer { if showsProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) } }
+                    versus = try BestPlay.versus(rulesFile: rules, options: best) { line in
+                        if showsProgress { FileHandle.standardError.write(Data("\r\u{1B}[K\(rules): \(line)".utf8)) }
+                    }
+                } catch let error as OddsError {
+                    printError("\(rules): \(error)")
+                    throw ExitStatus.failure
+                } catch let error as GameError {
+                    printError("\(error)")
+                    throw ExitStatus.scriptDoesNotLoad
+                }
+                print(json ? OddsReport.json(versus) : OddsReport.text(versus, rules: rules))
+                return
+            }
             let first = try analyse(rules, options)
             guard let compare else {
                 print(json ? OddsReport.json(first) : OddsReport.text(first))
@@ -70,6 +114,48 @@ extension DiceHostCommand {
             other.players = try DiceHostCommand.Play.players(players, rules: compare, params: options.params)
             let second = try analyse(compare, other)
             print(json ? OddsReport.json(first, comparedWith: second) : OddsReport.text(first, comparedWith: second))
+        }
+
+        func runSweep(_ text: String, _ options: DiceHost.Odds.Options) throws {
+            let plan: Sweep
+            do { plan = try Sweep.parse(text) } catch {
+                printError("dicehost: \(error)")
+                throw ExitStatus.usage
+            }
+            var rows: [Sweep.Row] = []
+            var results: [DiceHost.Odds.Result] = []
+            for value in plan.values {
+                var each = options
+                each.params = options.params.filter { $0.0 != plan.param } + [(plan.param, String(value))]
+                let result = try analyse(rules, each)
+                results.append(result)
+                rows.append(Sweep.Row(value: value, wins: result.wins.map(\.double), length: result.rolls?.double))
+            }
+            let players = results.first?.players ?? []
+            if let chart {
+                let title = "\(results.first?.rules ?? rules): win probability by \(plan.param) (the rules' bots)"
+                let isOurs = (try? String(contentsOfFile: chart, encoding: .utf8))?.hasPrefix("<?xml") ?? true
+                do {
+                    try SafeFileWriter(protectedPaths: [rules], force: isOurs).write(Sweep.svg(rows, players: players, param: plan.param, title: title), to: chart)
+                } catch {
+                    printError("dicehost: --chart: \(error)")
+                    throw ExitStatus.failure
+                }
+            }
+            if json {
+                let fair = Sweep.fairest(rows)
+                let object: [[String: Any]] = rows.enumerated().map { i, row in
+                    var o: [String: Any] = [plan.param: row.value, "wins": Dictionary(uniqueKeysWithValues: zip(players, row.wins)),
+                                            "fairest": i == fair]
+                    if let length = row.length { o["rolls"] = length }
+                    return o
+                }
+                let data = (try? JSONSerialization.data(withJSONObject: ["param": plan.param, "rows": object], options: [.sortedKeys])) ?? Data()
+                print(String(decoding: data, as: UTF8.self))
+            } else {
+                print("\(results.first?.rules ?? rules) (\(rules)): exact win probabilities under the bots, by \(plan.param)")
+                print(Sweep.table(rows, players: players, param: plan.param, lengthTitle: "expected rolls"))
+            }
         }
 
         func analyse(_ file: String, _ options: DiceHost.Odds.Options) throws -> DiceHost.Odds.Result {
@@ -95,6 +181,29 @@ extension DiceHostCommand {
 
 /// How `dicehost odds` shows a result.
 enum OddsReport {
+    /// `--vs solver`: each seat's bot against best play.
+    static func text(_ v: BestPlay.Versus, rules: String) -> String {
+        var lines = ["\(rules): the rules' bot against best play (each other seat plays its best reply)",
+                     String(format: "%d positions; value iteration to %.1e (largest change in the last sweep %.1e); %.2f s",
+                            v.states, v.tolerance, v.residual, v.seconds), "",
+                     "seat            bot vs best    best vs best   given away"]
+        for (seat, name) in v.players.enumerated() {
+            let bot = v.botInSeat[seat][seat], best = v.best[seat]
+            lines.append(pad(name, 16) + pad(String(format: "%.6f", bot), 15) + pad(String(format: "%.6f", best), 15)
+                         + String(format: "%.6f", best - bot))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func json(_ v: BestPlay.Versus) -> String {
+        let object: [String: Any] = [
+            "players": v.players, "botInSeat": v.botInSeat, "best": v.best, "states": v.states,
+            "residual": v.residual, "tolerance": v.tolerance, "seconds": v.seconds,
+        ]
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
     typealias Result = DiceHost.Odds.Result
     typealias Value = DiceHost.Odds.Value
 
@@ -136,7 +245,7 @@ enum OddsReport {
             lines.append("metric \(metric.name): expected sum \(expectation(metric.expectedSum)) per game, "
                          + "expected records \(expectation(metric.expectedCount))")
         }
-        if r.droppedLastRoll { lines.append("(the script never reads r.previous, so the last roll is not part of a position)") }
+        if r.droppedLastRoll { lines.append("(no hook looked into a last roll, so it is not part of a position)") }
         return lines.joined(separator: "\n")
     }
 

@@ -173,6 +173,10 @@ void clua_name_functions(lua_State *L, int table);
 /// "gsub") with DiceHost's own; leaves any other function as it is.
 void clua_push_pattern_function(lua_State *L, const char *which);
 
+/* raw_metatable.c: a table's true metatable, read and set past __metatable (exact odds) */
+/// Pushes raw_getmetatable(t) and raw_setmetatable(t, mt).
+void clua_push_raw_metatable_functions(lua_State *L);
+
 /* snapshot.c: copies of the tables reachable from a root, and their restoration */
 /// Pushes snapshot(root) -> copies, metatables and restore(copies, metatables).
 void clua_push_snapshot_functions(lua_State *L);

@@ -30,8 +30,13 @@ public enum Odds {
         public var exactStateLimit = 50_000
         /// The Lua heap of the analysing game, which keeps every position's encoding.
         public var memoryBytes = 4 << 30
+        /// The whole process's resident memory at which exploring stops, with a message.
+        public var maxMemory = Odds.defaultMaxMemory
         public init() {}
     }
+
+    /// 8 GiB: a third of a 24 GiB machine, room for other work beside it.
+    public static let defaultMaxMemory = 8 << 30
 
     /// A probability or an expectation: exact when the chain was solved in fractions.
     public struct Value: Sendable, Equatable {
@@ -83,12 +88,9 @@ public enum Odds {
     public static func analyse(rulesFile: String, options: Options = Options(),
                                progress: ((String) -> Void)? = nil) throws -> Result {
         let started = DispatchTime.now().uptimeNanoseconds
-        let limits = LuaLimits(memoryBytes: options.memoryBytes, instructionBudget: LuaLimits.default.instructionBudget)
-        let game = try Game(rulesFile: rulesFile, players: options.players, seed: 0, params: options.params, limits: limits)
-        let explorer = try StateExplorer(game: game, maxStates: options.maxStates) { done, found in
-            progress?("\(found) positions found, \(done) explored")
-        }
-        let graph = try explorer.explore()
+        let (game, graph) = try explore(rulesFile: rulesFile, players: options.players, params: options.params,
+                                        memoryBytes: options.memoryBytes, maxStates: options.maxStates,
+                                        maxMemory: options.maxMemory, progress: progress)
         let explored = DispatchTime.now().uptimeNanoseconds
         let exact: Bool
         switch options.precision {
@@ -121,6 +123,27 @@ public enum Odds {
         result.solveSeconds = Double(solved - explored) / 1e9
         result.processMemoryPeak = maxResidentBytes()
         return result
+    }
+
+    /// Explores a game's positions under its bots: first leaving last rolls out, and again
+    /// with them once a hook turns out to look at one (see `StateCodec`).
+    static func explore(rulesFile: String, players: [String], params: [(String, String)], memoryBytes: Int, maxStates: Int,
+                        maxMemory: Int = Odds.defaultMaxMemory, progress: ((String) -> Void)?) throws -> (Game, StateGraph) {
+        let limits = LuaLimits(memoryBytes: memoryBytes, instructionBudget: LuaLimits.default.instructionBudget)
+        for keepLastRoll in [false, true] {
+            let watch = OddsWatch()
+            let game = try Game(rulesFile: rulesFile, players: players, seed: 0, params: params, limits: limits,
+                                beforeRules: { try watch.install(into: $0) })
+            let explorer = try StateExplorer(game: game, watch: watch, keepLastRoll: keepLastRoll, maxStates: maxStates, progress: nil)
+            explorer.budget.maxMemory = maxMemory
+            explorer.progressLine = progress
+            do {
+                return (game, try explorer.explore())
+            } catch is LastRollObserved where !keepLastRoll {
+                continue
+            }
+        }
+        throw OddsError.internal("a hook looked into a last roll that positions hold")
     }
 
     static func fill<N: ChainNumber>(_ result: inout Result, solver: ChainSolver<N>, solution: ChainSolver<N>.Solution,
@@ -182,9 +205,8 @@ extension Odds {
     /// Explores up to `maxStates` positions at the smallest table the rules allow.
     public static func analysability(rulesFile: String, params: [(String, String)] = [], maxStates: Int = 200) -> Analysability {
         do {
-            let game = try Game(rulesFile: rulesFile, players: [], seed: 0, params: params,
-                                limits: LuaLimits(memoryBytes: 256 << 20, instructionBudget: LuaLimits.default.instructionBudget))
-            let graph = try StateExplorer(game: game, maxStates: maxStates, progress: nil).explore()
+            let (_, graph) = try explore(rulesFile: rulesFile, players: [], params: params, memoryBytes: 256 << 20,
+                                         maxStates: maxStates, progress: nil)
             return .analysable(states: graph.count)
         } catch OddsError.tooManyStates {
             return .undecided(explored: maxStates)

@@ -18,9 +18,13 @@ import Lua
 /// - a timer handle's `id` is replaced by the timer's rank in the pending queue (0 for a
 ///   timer no longer pending), so positions that differ only in how many timers were
 ///   ever set are the same;
-/// - with `dropsLastRoll`, the players' `last_roll` (kept by the runtime for
-///   `r.previous`) is left out: the analysis turns it on only for scripts that never
-///   mention `previous` or `last_roll`.
+/// - metatables are data like any table (an `__index` table holding state, a proxy),
+///   read past `__metatable`; only the runtime's own (g's, Roll, Timer, Card) are
+///   constants, and a position that finds one changed is refused;
+/// - while dropping last rolls, each player's `last_roll` (kept by the runtime for
+///   `r.previous`) is a stand-in that notes any look into it (`OddsWatch`); once a hook
+///   looks, or reaches the last roll some other way, the analysis starts again with
+///   last rolls in every position. So that is decided by what the script does.
 enum StateCodec {
     static let chunkName = "dicehost-odds"
     /// The Lua source: `dicehost-odds.lua` beside this file, compiled into the binary.
@@ -29,16 +33,51 @@ enum StateCodec {
     struct Functions {
         var encode: LuaValue
         var decode: LuaValue
+        var configure: LuaValue
     }
 
     static func load(into lua: LuaState) throws -> Functions {
         let chunk = try lua.load(source, chunkName: chunkName)
         let globals = lua.globals
-        let arguments: [LuaValue] = [lua.rawNext, lua.get(globals, "getmetatable"), lua.get(globals, "setmetatable"),
-                                     lua.get(globals, "rawget"), lua.get(globals, "rawset")]
+        let raw = lua.rawMetatableFunctions()
+        let arguments: [LuaValue] = [lua.rawNext, raw.get, raw.set, lua.get(globals, "rawget"), lua.get(globals, "rawset")]
         guard case .table(let exports)? = try lua.call(.function(chunk), arguments, budget: .some(nil)).first else {
             throw OddsError.internal("the odds codec did not load")
         }
-        return Functions(encode: lua.get(exports, "encode"), decode: lua.get(exports, "decode"))
+        return Functions(encode: lua.get(exports, "encode"), decode: lua.get(exports, "decode"),
+                         configure: lua.get(exports, "configure"))
+    }
+}
+
+/// The last roll's stand-ins and the watch on the script's raw functions
+/// (`dicehost-odds-watch.lua`), installed before the rule script loads.
+final class OddsWatch: @unchecked Sendable {
+    static let chunkName = "dicehost-odds-watch"
+    var exports: LuaRef?
+
+    func install(into lua: LuaState) throws {
+        let source = String(decoding: PackageResources.dicehost_odds_watch_lua, as: UTF8.self)
+        let chunk = try lua.load(source, chunkName: Self.chunkName)
+        guard case .table(let table)? = try lua.call(.function(chunk), [.table(lua.globals), lua.rawMetatableFunctions().get],
+                                                      budget: .some(nil)).first else {
+            throw OddsError.internal("the odds watch did not load")
+        }
+        exports = table
+    }
+
+    func standIn(seat: Int, lua: LuaState) throws -> LuaValue {
+        guard let exports else { throw OddsError.internal("the odds watch is not installed") }
+        return try lua.call(lua.get(exports, "stand_in"), [.integer(Int64(seat))], budget: .some(nil)).first ?? .nil
+    }
+
+    func metatable(lua: LuaState) -> LuaValue {
+        guard let exports else { return .nil }
+        return lua.get(exports, "metatable")
+    }
+
+    /// Whether a hook looked into a stand-in since the analysis began.
+    func observed(lua: LuaState) -> Bool {
+        guard let exports, let result = try? lua.call(lua.get(exports, "observed"), [], budget: .some(nil)).first else { return false }
+        return result == .boolean(true)
     }
 }

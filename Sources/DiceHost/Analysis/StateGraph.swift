@@ -7,6 +7,8 @@ public enum OddsError: Error, CustomStringConvertible {
     case notAnalysable(String)
     /// More positions than `--max-states`.
     case tooManyStates(Int)
+    /// The process grew past `--max-memory` (what it got to, and what to try).
+    case tooMuchMemory(String)
     /// A rule hook failed in a reachable position.
     case ruleError(String)
     case `internal`(String)
@@ -15,13 +17,50 @@ public enum OddsError: Error, CustomStringConvertible {
         switch self {
         case .notAnalysable(let why): return "not analysable: \(why)"
         case .tooManyStates(let limit):
-            return "the game has more than \(limit) positions under its bots: too many to solve exactly here; "
-                + "raise --max-states, or estimate with `dicehost sim` instead"
+            return "the game has more than \(limit) positions: too many to solve exactly here; "
+                + "raise --max-states, or estimate with `dicehost sim` instead (fewer dice or a smaller param may fit)"
+        case .tooMuchMemory(let text): return text
         case .ruleError(let text): return "a rule hook failed in a reachable position: \(text)"
         case .internal(let text): return "internal error: \(text)"
         }
     }
 }
+
+/// Stops an exploration that grows past a memory budget, with a message that says how far
+/// it got; and the progress line's figures (positions per second, growth).
+struct ExplorationBudget {
+    var maxMemory: Int
+    let began = DispatchTime.now().uptimeNanoseconds
+
+    /// The process's resident memory now (Linux: /proc/self/statm), 0 when unknown.
+    static func residentBytes() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let fields = text.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+
+    func seconds() -> Double { Double(DispatchTime.now().uptimeNanoseconds - began) / 1e9 }
+
+    /// Throws when over budget; otherwise the progress figures.
+    func check(explored: Int, found: Int) throws -> String {
+        let resident = Self.residentBytes()
+        let elapsed = max(seconds(), 1e-9)
+        let line = String(format: "%d positions found, %d explored, %.0f positions/s, %.0f MiB", found, explored,
+                          Double(explored) / elapsed, Double(resident) / 1048576)
+        if resident > maxMemory {
+            throw OddsError.tooMuchMemory(String(format: "stopped at the memory budget (--max-memory %.1f GiB) after %.1f s: "
+                + "%d positions found, %d explored (%.0f%% of those found), still growing. The game may be too big to solve "
+                + "exactly here: try `dicehost sim`, fewer dice or a smaller param (--set ...), or raise --max-memory",
+                Double(maxMemory) / 1073741824, elapsed, found, explored, 100 * Double(explored) / Double(max(found, 1))))
+        }
+        return line
+    }
+}
+
+/// A hook looked into a player's last roll while positions left it out: explore again
+/// with `keepLastRoll` (see `StateCodec`).
+struct LastRollObserved: Error {}
 
 /// The game's positions under its bots, as an absorbing Markov chain: found by putting
 /// each position back into a live game (`StateCodec`), asking the bot what it does, and
@@ -85,8 +124,18 @@ final class StateExplorer {
         var timers: [(delay: Int, interval: Int?, callback: String)]
     }
 
-    init(game: Game, maxStates: Int, progress: ((Int, Int) -> Void)?) throws {
+    let keepLastRoll: Bool
+    let watch: OddsWatch
+
+    /// `game` must have been made with `watch.install` as its `beforeRules`.
+    var budget = ExplorationBudget(maxMemory: Int.max)
+    /// Called with the progress line (positions per second, memory) every 0.2 s.
+    var progressLine: ((String) -> Void)?
+
+    init(game: Game, watch: OddsWatch, keepLastRoll: Bool, maxStates: Int, progress: ((Int, Int) -> Void)?) throws {
         self.game = game
+        self.watch = watch
+        self.keepLastRoll = keepLastRoll
         self.maxStates = maxStates
         self.progress = progress
         game.recordsEvents = false
@@ -98,8 +147,21 @@ final class StateExplorer {
         let probe = try lua.load("local h = timer.after(0, function() end); local mt = getmetatable(h); h:cancel(); return mt",
                                  chunkName: StateCodec.chunkName)
         timerMeta = (try? lua.call(.function(probe), [], budget: .some(nil)).first) ?? .nil
+        // The runtime's Roll and Card metatables, from a roll and a card made and dropped
+        // (the roll's random draw undone).
+        let drawn = lua.random.state
+        let probeRoll = try lua.load("return getmetatable(dice.roll('1d6')), getmetatable(cards.deck()[1])", chunkName: StateCodec.chunkName)
+        let rollAndCard = (try? lua.call(.function(probeRoll), [], budget: .some(nil))) ?? []
+        lua.random.state = drawn
         fixedRandom = lua.random.state
         playerList = lua.makeTable(array: game.playerTables)
+        let rawGet = lua.rawMetatableFunctions().get
+        let gMeta = (try? lua.call(rawGet, [.table(game.g)], budget: .some(nil)).first) ?? .nil
+        let fixedList = ([gMeta, timerMeta, watch.metatable(lua: lua)] + rollAndCard).filter { $0 != .nil }
+        let standIns = try (1...max(1, game.playerTables.count)).map { try watch.standIn(seat: $0, lua: lua) }
+        guard let exports = watch.exports else { throw OddsError.internal("the odds watch is not installed") }
+        _ = try lua.call(codec.configure, [.table(lua.makeTable(array: fixedList)), .table(lua.makeTable(array: standIns)),
+                                          lua.get(exports, "observed")], budget: .some(nil))
         let dice = game.rules.dice
         guard !dice.exploding else {
             throw OddsError.notAnalysable("the game's dice (\(dice)) explode, so a roll has unboundedly many outcomes")
@@ -138,21 +200,10 @@ final class StateExplorer {
         return (result, false)
     }
 
-    /// Whether a script may read the runtime's `last_roll` (through `r.previous` or directly).
-    static func mentionsPreviousRoll(_ game: Game) -> Bool {
-        var paths = [game.sourcePath] + game.lua.loadedModulePaths
-        paths = Array(Set(paths))
-        for path in paths {
-            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return true }
-            if text.contains("previous") || text.contains("last_roll") { return true }
-        }
-        return false
-    }
-
     // MARK: Exploring
 
     func explore() throws -> StateGraph {
-        graph.droppedLastRoll = !Self.mentionsPreviousRoll(game)
+        graph.droppedLastRoll = !keepLastRoll
         let lua = game.lua
         // The start must not depend on the seed.
         let started = lua.random.state
@@ -169,9 +220,14 @@ final class StateExplorer {
         while next < graph.count {
             try expand(next)
             next += 1
-            if let progress, next & 255 == 0 {
+            if next & 255 == 0 {
                 let now = DispatchTime.now().uptimeNanoseconds
-                if now - lastReport > 200_000_000 { progress(next, graph.count); lastReport = now }
+                if now - lastReport > 200_000_000 {
+                    let line = try budget.check(explored: next, found: graph.count)
+                    progress?(next, graph.count)
+                    progressLine?(line)
+                    lastReport = now
+                }
             }
         }
         progress?(graph.count, graph.count)
@@ -235,6 +291,7 @@ final class StateExplorer {
         do {
             result = try timed("encode in Lua") { try lua.call(codec.encode, arguments, budget: .some(nil)) }
         } catch let error as LuaError {
+            if error.message.hasPrefix("restart: ") { throw LastRollObserved() }
             if error.message.hasPrefix("not analysable: ") { throw OddsError.notAnalysable(String(error.message.dropFirst(16))) }
             throw OddsError.internal("encoding a position: \(error)")
         }
@@ -306,6 +363,14 @@ final class StateExplorer {
     }
 
     func expand(_ index: Int) throws {
+        do { try expandPosition(index) } catch let error as OddsError {
+            // A hook that failed after looking into a stand-in failed because of it.
+            if !keepLastRoll && watch.observed(lua: game.lua) { throw LastRollObserved() }
+            throw error
+        }
+    }
+
+    func expandPosition(_ index: Int) throws {
         defer {
             graph.edgeStart.append(graph.edgeTarget.count)
             graph.metricStart.append(graph.metricEntries.count)
@@ -321,7 +386,7 @@ final class StateExplorer {
         var choice: LuaValue = .string("roll")
         if case .function = game.hooks.bot {
             do {
-                choice = try timed("bot") { try game.withInputBudget { try game.lua.call(game.hooks.bot, [try game.botSubject(seat: seat), try game.playerValue(seat)]).first ?? .nil } }
+                choice = try timed("bot") { try game.withInputBudget { try game.askBot(seat: seat) ?? .nil } }
             } catch { throw OddsError.ruleError("bot(g, \(name)): \(error)") }
             try checkRandom("the bot")
             let (after, _) = try encodeCurrent()
@@ -333,6 +398,9 @@ final class StateExplorer {
         switch choice {
         case .nil, .string("roll"): rolls = true
         default: rolls = false
+        }
+        if !rolls, !keepLastRoll, case .table(let table) = choice, game.lua.get(table, "keep") != .nil {
+            throw LastRollObserved()  // a kept roll is made from the last roll
         }
         if !rolls {
             graph.denominator.append(1)

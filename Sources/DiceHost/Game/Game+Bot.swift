@@ -26,6 +26,14 @@ extension Game {
         return try viewValue(for: playerName(seat: seat))
     }
 
+    /// What seat's bot chooses now, without making the move (exact odds and best play ask
+    /// it in every position); nil when the rules have no bot. Called as `playBotMove` calls
+    /// the bot: a change to how a bot is asked belongs in both.
+    func askBot(seat: Int) throws -> LuaValue? {
+        guard case .function = hooks.bot else { return nil }
+        return try lua.call(hooks.bot, [try botSubject(seat: seat), try playerValue(seat)]).first ?? .nil
+    }
+
     /// Does what a bot chose (see `playBotMove`).
     func perform(botChoice: LuaValue) throws {
         switch botChoice {

@@ -96,7 +96,8 @@ public final class Game {
 
     /// Loads a rule script and starts a game.
     public convenience init(rulesFile path: String, players: [String], seed: UInt64 = 0,
-                            params: [(String, String)] = [], limits: LuaLimits = .default, displayPath: String? = nil) throws {
+                            params: [(String, String)] = [], limits: LuaLimits = .default, displayPath: String? = nil,
+                            beforeRules: ((LuaState) throws -> Void)? = nil) throws {
         let data: Data
         do { data = try LuaSourceFile.read(path, limit: limits.memoryBytes) } catch let problem as LuaSourceFile.Problem {
             throw GameError.invalidRules("cannot read rule script \(displayPath ?? path): \(problem.reason)", location: nil)
@@ -104,22 +105,25 @@ public final class Game {
         // The file's bytes as they are: a byte that is not UTF-8 in a string literal
         // (a Latin-1 file) stays that byte, as in Lua.
         try self.init(sourceBytes: [UInt8](data), path: path, players: players, seed: seed,
-                      params: params, limits: limits, displayPath: displayPath)
+                      params: params, limits: limits, displayPath: displayPath, beforeRules: beforeRules)
     }
 
     /// Loads a rule script from text; `path` names it in errors and locates `require`.
     /// With no players, the smallest table the rules allow sits down (P1, P2, …).
     /// `displayPath` names the script (and the folder of the scripts it requires) in
-    /// error messages instead of `path`.
+    /// error messages instead of `path`. `beforeRules` runs once the libraries are in
+    /// place and before the script loads (exact odds watches a few of them).
     public convenience init(source: String, path: String, players: [String], seed: UInt64 = 0,
-                            params: [(String, String)] = [], limits: LuaLimits = .default, displayPath: String? = nil) throws {
+                            params: [(String, String)] = [], limits: LuaLimits = .default, displayPath: String? = nil,
+                            beforeRules: ((LuaState) throws -> Void)? = nil) throws {
         try self.init(sourceBytes: Array(source.utf8), path: path, players: players, seed: seed,
-                      params: params, limits: limits, displayPath: displayPath)
+                      params: params, limits: limits, displayPath: displayPath, beforeRules: beforeRules)
     }
 
     /// Loads a rule script from its bytes (see `init(source:…)`).
     init(sourceBytes source: [UInt8], path: String, players: [String], seed: UInt64 = 0,
-                params: [(String, String)] = [], limits: LuaLimits = .default, displayPath: String? = nil) throws {
+                params: [(String, String)] = [], limits: LuaLimits = .default, displayPath: String? = nil,
+                beforeRules: ((LuaState) throws -> Void)? = nil) throws {
         lua = try LuaState(limits: limits)
         lua.moduleDirectory = (path as NSString).deletingLastPathComponent
         if let displayPath { lua.moduleChunkDirectory = (displayPath as NSString).deletingLastPathComponent }
@@ -137,6 +141,7 @@ public final class Game {
             self.log(.say(text))
         }
         api = try installLibraries()
+        try beforeRules?(lua)
         (rules, rulesTable) = try withInputBudget { try loadRules(source: source) }
         declared.removeAll()
         readHooks()

@@ -1,0 +1,510 @@
+import Foundation
+import Lua
+
+/// Best play: every position any sequence of legal moves can reach, and in each the
+/// move that maximises the deciding player's own probability of winning.
+///
+///     let best = try BestPlay.solve(rulesFile: "examples/rules/pig.lua", options: options)
+///     best.wins[0]        // the first seat's chance when every seat plays its best
+///
+/// Legal moves where a player decides: roll, and every declared action with each of its
+/// declared `choices` (an action without choices: no arguments). A move the rules refuse
+/// from that position (`error(msg, 0)`, or an input the host refuses) is not legal. Each
+/// player maximises their own probability of winning: for two players that is optimal
+/// play of the zero-sum game; with more, every seat plays for itself alone (no
+/// coalitions), and the answer is one equilibrium of that game, found by value iteration.
+///
+/// Cycles (Pig: two busts bring both players back) are solved by value iteration,
+/// Gauss–Seidel sweeps from the last positions found, until no value moves by more than
+/// `Options.tolerance`; the result says how far it got.
+public enum BestPlay {
+    public struct Options: Sendable {
+        public var players: [String] = []
+        public var params: [(String, String)] = []
+        public var maxStates = 4_000_000
+        /// Stop iterating once a sweep changes no value by more than this.
+        public var tolerance = 1e-12
+        public var maxSweeps = 100_000
+        /// The Lua heap of the analysing game, which keeps every position's encoding.
+        public var memoryBytes = 4 << 30
+        /// The whole process's resident memory at which exploring stops, with a message.
+        public var maxMemory = Odds.defaultMaxMemory
+        /// Write the best-play policy as a Lua module (`Result.policyModule`).
+        public var writesPolicy = false
+        public init() {}
+    }
+
+    /// One legal move from a position: its name as a bot returns it, and where it leads.
+    public struct Move: Sendable, Equatable {
+        /// "roll", an action name, or an action with its arguments ("bet 5").
+        public var label: String
+        /// The action and its arguments as a bot answers them (empty for roll).
+        public var action: String?
+        public var arguments: [String]
+        /// The move as a bot returns it, in Lua: "roll", "hold", {"bet", 3}.
+        public var botAnswer: String = "\"roll\""
+    }
+
+    public struct Result: Sendable {
+        public var rules: String
+        public var rulesFile: String
+        public var players: [String]
+        public var params: [String]
+        /// Each seat's probability of winning under best play by every seat.
+        public var wins: [Double]
+        public var draw: Double
+        /// Positions where the best play of every seat never ends the game.
+        public var neverEnds: Double
+        public var states: Int
+        public var decisions: Int
+        public var moves: Int
+        /// The largest change of any value in the last sweep, and how many sweeps.
+        public var residual: Double
+        public var sweeps: Int
+        public var tolerance: Double
+        public var converged: Bool
+        /// The best move at the start, and how many positions choose each move name.
+        public var firstMove: String?
+        public var moveCounts: [(String, Int)]
+        public var droppedLastRoll: Bool
+        public var exploreSeconds: Double
+        public var solveSeconds: Double
+        public var luaMemoryPeak: Int
+        public var processMemoryPeak: Int
+        /// The policy as a Lua module a bot can `require` (with `Options.writesPolicy`).
+        public var policyModule: String?
+    }
+
+    static func explore(rulesFile: String, options: Options, askBot: Bool,
+                        progress: ((String) -> Void)?) throws -> (MoveExplorer, Bool) {
+        let limits = LuaLimits(memoryBytes: options.memoryBytes, instructionBudget: LuaLimits.default.instructionBudget)
+        var found: (MoveExplorer, Bool)?
+        for keepLastRoll in [false, true] {
+            let watch = OddsWatch()
+            let game = try Game(rulesFile: rulesFile, players: options.players, seed: 0, params: options.params, limits: limits,
+                                beforeRules: { try watch.install(into: $0) })
+            let states = try StateExplorer(game: game, watch: watch, keepLastRoll: keepLastRoll, maxStates: options.maxStates, progress: nil)
+            states.budget.maxMemory = options.maxMemory
+            let explorer = MoveExplorer(states: states, game: game)
+            explorer.askBot = askBot
+            do {
+                _ = try explorer.explore(progress: progress)
+                found = (explorer, keepLastRoll)
+                break
+            } catch is LastRollObserved where !keepLastRoll {
+                continue
+            }
+        }
+        guard let found else { throw OddsError.internal("a hook looked into a last roll that positions hold") }
+        return found
+    }
+
+    public static func solve(rulesFile: String, options: Options = Options(),
+                             progress: ((String) -> Void)? = nil) throws -> Result {
+        let started = DispatchTime.now().uptimeNanoseconds
+        let (explorer, keptLastRoll) = try explore(rulesFile: rulesFile, options: options, askBot: false, progress: progress)
+        let game = explorer.game, graph = explorer.graph
+        let explored = DispatchTime.now().uptimeNanoseconds
+        let seats = game.playerNames.count
+        let solution = graph.iterate(seats: seats, tolerance: options.tolerance, maxSweeps: options.maxSweeps) { sweep, residual in
+            progress?(String(format: "%d positions, sweep %d, largest change %.1e", graph.count, sweep, residual))
+        }
+        let solved = DispatchTime.now().uptimeNanoseconds
+        let start = Array(solution.values[0..<seats + 1])
+        var counts: [String: Int] = [:]
+        for choice in solution.choice where choice >= 0 { counts[graph.moves[Int(choice)].label, default: 0] += 1 }
+        let wins = Array(start[0..<seats])
+        var module: String?
+        if options.writesPolicy {
+            var heading = "\(game.rules.name) (\(rulesFile))"
+            if !options.params.isEmpty { heading += ", " + options.params.map { "\($0.0)=\($0.1)" }.joined(separator: " ") }
+            let chances = zip(game.playerNames, wins).map { String(format: "%@ %.6f", $0.0, $0.1) }.joined(separator: ", ")
+            module = try explorer.policyModule(choice: solution.choice, heading: heading, chances: chances)
+        }
+        return Result(rules: game.rules.name, rulesFile: rulesFile, players: game.playerNames,
+                      params: options.params.map { "\($0.0)=\($0.1)" },
+                      wins: wins, draw: start[seats],
+                      neverEnds: max(0, 1 - start.reduce(0, +)),
+                      states: graph.count, decisions: graph.decisions, moves: graph.moves.count,
+                      residual: solution.residual, sweeps: solution.sweeps, tolerance: options.tolerance,
+                      converged: solution.residual <= options.tolerance,
+                      firstMove: solution.choice[0] >= 0 ? graph.moves[Int(solution.choice[0])].label : nil,
+                      moveCounts: counts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { ($0.key, $0.value) },
+                      droppedLastRoll: !keptLastRoll,
+                      exploreSeconds: Double(explored - started) / 1e9, solveSeconds: Double(solved - explored) / 1e9,
+                      luaMemoryPeak: game.lua.memoryPeak, processMemoryPeak: Odds.maxResidentBytes(), policyModule: module)
+    }
+}
+
+extension BestPlay {
+    /// The rules' bot against best play: for each seat, that seat's chances when its bot
+    /// plays it and every other seat plays its best reply (exact up to the tolerance).
+    public struct Versus: Sendable {
+        public var players: [String]
+        /// wins[s][k]: seat k's chance when seat s is the bot and the others play best.
+        public var botInSeat: [[Double]]
+        /// Every seat best (as `solve`).
+        public var best: [Double]
+        public var states: Int
+        public var residual: Double
+        public var tolerance: Double
+        public var seconds: Double
+    }
+
+    public static func versus(rulesFile: String, options: Options = Options(),
+                              progress: ((String) -> Void)? = nil) throws -> Versus {
+        let started = DispatchTime.now().uptimeNanoseconds
+        let (explorer, _) = try explore(rulesFile: rulesFile, options: options, askBot: true, progress: progress)
+        let game = explorer.game, graph = explorer.graph
+        let seats = game.playerNames.count
+        var residual = 0.0
+        func start(_ bots: Set<Int>) -> [Double] {
+            let solution = graph.iterate(seats: seats, tolerance: options.tolerance, maxSweeps: options.maxSweeps, botSeats: bots, progress: nil)
+            residual = max(residual, solution.residual)
+            return Array(solution.values[0..<seats])
+        }
+        let rows = (0..<seats).map { start([$0]) }
+        let best = start([])
+        return Versus(players: game.playerNames, botInSeat: rows, best: best, states: graph.count, residual: residual,
+                      tolerance: options.tolerance, seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
+    }
+}
+
+/// Every position reachable by legal moves, with its moves: for each move its targets
+/// and weights out of a denominator (sides^dice for a roll, 1 for an action).
+final class MoveGraph {
+    /// Per position: nil while transient; who decides there (seat - 1, -1 when terminal).
+    var terminal: [StateGraph.Terminal?] = []
+    var decider: [Int32] = []
+    /// Per position, its moves are moveStart[i]..<moveStart[i + 1] (indices into moves).
+    var moveStart: [Int] = [0]
+    var moves: [BestPlay.Move] = []
+    /// Per move, its edges are edgeStart[m]..<edgeStart[m + 1].
+    var edgeStart: [Int] = [0]
+    var edgeTarget: [Int32] = []
+    var edgeWeight: [Double] = []
+    /// Per position, the move the rules' bot makes there (-1: none, or not asked).
+    var botMove: [Int32] = []
+    /// Moves only a bot makes (its choice is not among the declared moves): never chosen
+    /// by best play.
+    var botOnly: Set<Int> = []
+
+    var count: Int { terminal.count }
+    var decisions: Int { decider.filter { $0 >= 0 }.count }
+
+    struct Solution {
+        /// Per position: each seat's win probability, then the draw probability.
+        var values: [Double]
+        /// Per position, its best move (an index into `moves`), -1 where none.
+        var choice: [Int32]
+        var residual: Double
+        var sweeps: Int
+    }
+
+    /// Value iteration: Gauss–Seidel sweeps from the last position found to the first.
+    /// Seats in `botSeats` make their bot's move; every other seat its best reply.
+    func iterate(seats: Int, tolerance: Double, maxSweeps: Int, botSeats: Set<Int> = [],
+                 progress: ((Int, Double) -> Void)?) -> Solution {
+        let width = seats + 1
+        let n = count
+        var values = [Double](repeating: 0, count: n * width)
+        var choice = [Int32](repeating: -1, count: n)
+        for s in 0..<n {
+            switch terminal[s] {
+            case .win(let seat)?: values[s * width + seat - 1] = 1
+            case .draw?: values[s * width + seats] = 1
+            default: break
+            }
+        }
+        var residual = Double.infinity
+        var sweeps = 0
+        var best = [Double](repeating: 0, count: width)
+        var candidate = [Double](repeating: 0, count: width)
+        var lastReport = DispatchTime.now().uptimeNanoseconds
+        while residual > tolerance && sweeps < maxSweeps {
+            residual = 0
+            sweeps += 1
+            for s in stride(from: n - 1, through: 0, by: -1) where terminal[s] == nil {
+                let me = Int(decider[s])
+                var bestMove: Int32 = -1
+                let forced = botSeats.contains(me) ? Int(botMove[s]) : -1
+                let range = forced >= 0 ? forced..<forced + 1 : moveStart[s]..<moveStart[s + 1]
+                for m in range where forced >= 0 || !botOnly.contains(m) {
+                    for k in 0..<width { candidate[k] = 0 }
+                    for e in edgeStart[m]..<edgeStart[m + 1] {
+                        let t = Int(edgeTarget[e]) * width, w = edgeWeight[e]
+                        for k in 0..<width { candidate[k] += w * values[t + k] }
+                    }
+                    // Strictly better only: ties keep the first legal move (roll first).
+                    if bestMove < 0 || candidate[me] > best[me] + 1e-15 {
+                        bestMove = Int32(m)
+                        swap(&best, &candidate)
+                    }
+                }
+                guard bestMove >= 0 else { continue }
+                choice[s] = bestMove
+                for k in 0..<width {
+                    residual = max(residual, abs(best[k] - values[s * width + k]))
+                    values[s * width + k] = best[k]
+                }
+            }
+            let now = DispatchTime.now().uptimeNanoseconds
+            if now - lastReport > 200_000_000 { progress?(sweeps, residual); lastReport = now }
+        }
+        return Solution(values: values, choice: choice, residual: residual, sweeps: sweeps)
+    }
+}
+
+/// Explores a `MoveGraph` with a `StateExplorer`'s positions (its encoding, decoding and
+/// snapshots): every legal move tried from a snapshot, as `odds` tries rolls.
+final class MoveExplorer {
+    let states: StateExplorer
+    let game: Game
+    let graph = MoveGraph()
+    /// Whether to ask the rules' bot in every position (for `odds --vs solver`).
+    var askBot = false
+    /// The declared actions with each argument list to try.
+    let actionMoves: [(name: String, arguments: [LuaValue], label: String)]
+
+    init(states: StateExplorer, game: Game) {
+        self.states = states
+        self.game = game
+        let lua = game.lua
+        var list: [(String, [LuaValue], String)] = []
+        let declared = lua.get(game.rulesTable, "choices")
+        for action in game.rules.actions {
+            if case .table(let table) = declared, case .table(let choices) = lua.get(table, .string(action)) {
+                for value in lua.array(choices) {
+                    switch value {
+                    case .string, .integer, .number, .boolean: list.append((action, [value], "\(action) \(value.description)"))
+                    default: continue  // only data can be a bot's answer
+                    }
+                }
+            } else {
+                list.append((action, [], action))
+            }
+        }
+        actionMoves = list
+    }
+
+    func explore(progress: ((String) -> Void)?) throws -> MoveGraph {
+        let lua = game.lua
+        let started = lua.random.state
+        lua.random.seed(game.seed)
+        if started != lua.random.state {
+            throw OddsError.notAnalysable("setup drew random numbers (math.random, dice.roll or cards.shuffle), so the starting position depends on the seed")
+        }
+        states.graph.droppedLastRoll = !states.keepLastRoll
+        _ = try states.encodeCurrent()
+        graph.terminal.append(states.graph.terminal[0])
+        var next = 0
+        var lastReport = DispatchTime.now().uptimeNanoseconds
+        while next < graph.count {
+            do { try expand(next) } catch let error as OddsError {
+                if !states.keepLastRoll && states.watch.observed(lua: lua) { throw LastRollObserved() }
+                throw error
+            }
+            next += 1
+            if next & 255 == 0 {
+                let now = DispatchTime.now().uptimeNanoseconds
+                if now - lastReport > 200_000_000 {
+                    progress?(try states.budget.check(explored: next, found: graph.count))
+                    lastReport = now
+                }
+            }
+        }
+        return graph
+    }
+
+    /// The position the game is in, added to the graph if new.
+    func current() throws -> Int32 {
+        let (index, isNew) = try states.encodeCurrent()
+        if isNew {
+            graph.terminal.append(states.graph.terminal[index])
+        }
+        return Int32(index)
+    }
+
+    /// Whether an error is the rules refusing the move (not legal here): an input the
+    /// host refuses, or an error raised with level 0 (no file and line).
+    static func isRefusal(_ error: Error) -> Bool {
+        switch error {
+        case GameError.refused: return true
+        case GameError.script(let lua): return lua.kind == .runtime && lua.file == nil
+        default: return false
+        }
+    }
+
+    func expand(_ index: Int) throws {
+        defer { graph.moveStart.append(graph.moves.count) }
+        guard graph.terminal[index] == nil else { graph.decider.append(-1); graph.botMove.append(-1); return }
+        try states.restore(index)
+        let seat: Int
+        do { seat = try game.seat(of: nil) } catch { throw OddsError.ruleError("\(error)") }
+        graph.decider.append(Int32(seat - 1))
+        let name = game.playerName(seat: seat)
+        let snapshot: [LuaValue]
+        do { snapshot = try game.lua.call(game.api.snapshot, [.table(game.g)], budget: .some(nil)) } catch {
+            throw OddsError.internal("copying position \(index + 1): \(error)")
+        }
+        var fresh = true
+        func reset() throws {
+            if !fresh { try states.restore(index, from: snapshot) }
+            fresh = false
+        }
+        // The bot's choice (asked only when measuring it: `askBot`), which must leave the
+        // position as it was.
+        var botChoice: LuaValue?
+        if askBot, case .function = game.hooks.bot {
+            fresh = false
+            do {
+                botChoice = try game.withInputBudget { try game.askBot(seat: seat) }
+            } catch { throw OddsError.ruleError("bot(g, \(name)): \(error)") }
+            try states.checkRandom("the bot")
+            let (after, _) = try states.encodeCurrent()
+            if after != index { throw OddsError.notAnalysable("the bot changed the game when asked what \(name) does (a bot must only choose)") }
+        }
+        let firstMove = graph.moves.count
+        // Roll: a chance node over every outcome of the declared dice.
+        var weights: [Int32: Int] = [:]
+        var order: [Int32] = []
+        var rollLegal = true
+        for values in states.outcomes {
+            try reset()
+            do { try game.roll(values: values) } catch {
+                if Self.isRefusal(error) { rollLegal = false; break }
+                throw OddsError.ruleError("\(name) rolling \(values.map(String.init).joined(separator: " ")): \(error)")
+            }
+            try states.checkRandom("the roll hook (or a turn hook after it) for \(name)")
+            let t = try current()
+            if weights[t] == nil { order.append(t) }
+            weights[t, default: 0] += 1
+        }
+        if rollLegal {
+            graph.moves.append(BestPlay.Move(label: "roll", action: nil, arguments: []))
+            let total = Double(states.outcomes.count)
+            for t in order {
+                graph.edgeTarget.append(t)
+                graph.edgeWeight.append(Double(weights[t] ?? 0) / total)
+            }
+            graph.edgeStart.append(graph.edgeTarget.count)
+        }
+        // Every declared action with each declared choice.
+        for move in actionMoves {
+            try reset()
+            do { try game.withInputBudget { try game.act(move.name, arguments: move.arguments) } } catch {
+                if Self.isRefusal(error) { continue }
+                throw OddsError.ruleError("\(name)'s move \(move.label): \(error)")
+            }
+            try states.checkRandom("\(name)'s move \(move.label)")
+            let t = try current()
+            let answer = move.arguments.isEmpty ? Self.luaQuoted(move.name)
+                : "{" + ([Self.luaQuoted(move.name)] + move.arguments.map(Self.luaLiteral)).joined(separator: ", ") + "}"
+            graph.moves.append(BestPlay.Move(label: move.label, action: move.name, arguments: move.arguments.map(\.description), botAnswer: answer))
+            graph.edgeTarget.append(t)
+            graph.edgeWeight.append(1)
+            graph.edgeStart.append(graph.edgeTarget.count)
+        }
+        graph.botMove.append(-1)
+        guard let botChoice else { return }
+        let label = Self.label(of: botChoice, lua: game.lua)
+        if let found = (firstMove..<graph.moves.count).first(where: { graph.moves[$0].label == label }) {
+            graph.botMove[index] = Int32(found)
+            return
+        }
+        // A move the declared ones do not list: made as the bot makes it.
+        if case .table(let table) = botChoice, game.lua.get(table, "keep") != .nil {
+            throw OddsError.notAnalysable("\(name)'s bot keeps dice ({\"roll\", keep = ...}), which best play does not follow yet")
+        }
+        try reset()
+        do { try game.withInputBudget { try game.perform(botChoice: botChoice) } } catch {
+            throw OddsError.ruleError("\(name)'s bot move \(label): \(error)")
+        }
+        try states.checkRandom("\(name)'s bot move \(label)")
+        let t = try current()
+        graph.botOnly.insert(graph.moves.count)
+        graph.botMove[index] = Int32(graph.moves.count)
+        graph.moves.append(BestPlay.Move(label: label, action: nil, arguments: []))
+        graph.edgeTarget.append(t)
+        graph.edgeWeight.append(1)
+        graph.edgeStart.append(graph.edgeTarget.count)
+    }
+
+    static func luaQuoted(_ text: String) -> String {
+        var out = "\""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\\"): out += "\\\\"
+            case UInt8(ascii: "\""): out += "\\\""
+            case 32..<127: out.append(Character(Unicode.Scalar(byte)))
+            default: out += String(format: "\\%03d", byte)
+            }
+        }
+        return out + "\""
+    }
+
+    static func luaLiteral(_ value: LuaValue) -> String {
+        switch value {
+        case .string(let s): return luaQuoted(s)
+        case .integer(let i): return String(i)
+        case .number(let d): return d.isFinite ? String(format: "%.17g", d) : "0/0"
+        case .boolean(let b): return b ? "true" : "false"
+        default: return "nil"
+        }
+    }
+
+    /// The best move of every decision position as a Lua module: keys from
+    /// `dicehost-policy.lua` (a bot's view of the data), so a bot can look its move up.
+    func policyModule(choice: [Int32], heading: String, chances: String) throws -> String {
+        let lua = game.lua
+        let source = String(decoding: PackageResources.dicehost_policy_lua, as: UTF8.self)
+        let keyFunction = try lua.call(.function(try lua.load(source, chunkName: "dicehost-policy")), [], budget: .some(nil)).first ?? .nil
+        var answers: [String] = []
+        var answerIndex: [String: Int] = [:]
+        var best: [String: Int] = [:]
+        var order: [String] = []
+        for s in 0..<graph.count where graph.terminal[s] == nil && choice[s] >= 0 {
+            try states.restore(s)
+            guard case .string(let key)? = try lua.call(keyFunction, [.table(game.g)], budget: .some(nil)).first else {
+                throw OddsError.internal("the policy key of position \(s + 1)")
+            }
+            let move = graph.moves[Int(choice[s])]
+            if graph.botOnly.contains(Int(choice[s])) { continue }
+            let answer = move.action == nil ? "\"roll\"" : move.botAnswer
+            let n: Int
+            if let known = answerIndex[answer] { n = known } else { answers.append(answer); n = answers.count; answerIndex[answer] = n }
+            if let other = best[key] {
+                if other != n {
+                    throw OddsError.notAnalysable("two positions a bot cannot tell apart from g.state and the players' fields "
+                        + "(they differ in metatables, timers or last rolls) have different best moves: the policy cannot be written as a module")
+                }
+            } else {
+                best[key] = n
+                order.append(key)
+            }
+        }
+        var lines = ["-- Best play for \(heading), written by `dicehost solve --policy`.",
+                     "-- Each seat's chance when every seat plays best: \(chances).",
+                     "-- A bot that plays it: local best = require(\"<this file's name>\")",
+                     "--                      function game.bot(g, p) return best.move(g, p) end",
+                     "-- move(g, p) is nil (roll) in a position best play never reaches.",
+                     "local key = (function()", source, "end)()",
+                     "local answers = {" + answers.joined(separator: ", ") + "}",
+                     "local best = {"]
+        for key in order { lines.append("[" + Self.luaQuoted(key) + "]=" + String(best[key] ?? 1) + ",") }
+        lines += ["}", "local M = {key = key}",
+                  "function M.move(g, p)", "  local i = best[key(g)]", "  if i then return answers[i] end", "end",
+                  "return M", ""]
+        return lines.joined(separator: "\n")
+    }
+
+    /// A bot's answer as a move label: "roll", "hold", "bet 5".
+    static func label(of choice: LuaValue, lua: LuaState) -> String {
+        switch choice {
+        case .nil: return "roll"
+        case .string(let s): return s
+        case .table(let t): return lua.array(t).map { if case .string(let s) = $0 { return s } else { return $0.description } }.joined(separator: " ")
+        default: return choice.description
+        }
+    }
+}

@@ -1,0 +1,43 @@
+-- key(g): a position as a bot can see it, in one string: g.state, the players' fields
+-- (without last_roll) and the current seat, keys sorted, data only. dicehost solve
+-- writes the best move of each key into a policy module and copies this function into
+-- it, so the bot that requires the module computes the same keys.
+local type, next, rawget, tostring, format, sort, concat, mtype =
+  type, next, rawget, tostring, string.format, table.sort, table.concat, math.type
+local function key_less(a, b)
+  local ta, tb = type(a), type(b)
+  if ta ~= tb then return ta < tb end
+  if ta == "number" or ta == "string" then return a < b end
+  return tostring(a) < tostring(b)
+end
+local function put(v, out, seen)
+  local t = type(v)
+  if t == "table" then
+    if seen[v] then out[#out + 1] = "@"; return end
+    seen[v] = true
+    local keys = {}
+    for k in next, v do if k ~= "last_roll" then keys[#keys + 1] = k end end
+    sort(keys, key_less)
+    out[#out + 1] = "{"
+    for i = 1, #keys do
+      local k = keys[i]
+      put(k, out, seen); out[#out + 1] = "="; put(rawget(v, k), out, seen); out[#out + 1] = ","
+    end
+    out[#out + 1] = "}"
+    seen[v] = nil
+  elseif t == "string" then out[#out + 1] = format("%q", v)
+  elseif t == "number" then out[#out + 1] = mtype(v) == "integer" and tostring(v) or format("%.17g", v)
+  elseif t == "boolean" or t == "nil" then out[#out + 1] = tostring(v)
+  else out[#out + 1] = t end
+end
+local function key(g)
+  local out = {}
+  local current = rawget(g, "current")
+  out[1] = type(current) == "table" and tostring(rawget(current, "seat")) or "-"
+  out[2] = "|"
+  put(rawget(g, "state"), out, {})
+  local players = rawget(g, "players")
+  for i = 1, #players do out[#out + 1] = "|"; put(players[i], out, {}) end
+  return concat(out)
+end
+return key
