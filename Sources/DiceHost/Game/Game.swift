@@ -112,7 +112,7 @@ public final class Game {
     /// With no players, the smallest table the rules allow sits down (P1, P2, …).
     /// `displayPath` names the script (and the folder of the scripts it requires) in
     /// error messages instead of `path`. `beforeRules` runs once the libraries are in
-    /// place and before the script loads (exact odds watches a few of them).
+    /// place, before they become read-only and the script loads (exact odds watches a few of them).
     public convenience init(source: String, path: String, players: [String], seed: UInt64 = 0,
                             params: [(String, String)] = [], limits: LuaLimits = .default, displayPath: String? = nil,
                             beforeRules: ((LuaState) throws -> Void)? = nil) throws {
@@ -140,8 +140,7 @@ public final class Game {
             try self.reserveEvent(.say(text), for: "print")
             self.log(.say(text))
         }
-        api = try installLibraries()
-        try beforeRules?(lua)
+        api = try installLibraries(beforeFreezing: beforeRules)
         (rules, rulesTable) = try withInputBudget { try loadRules(source: source) }
         declared.removeAll()
         readHooks()

@@ -20,7 +20,9 @@ struct RuntimeAPI {
 
 extension Game {
     /// Installs `rules`, `dice`, `led`, `timer`, `cards` and the methods of `g`.
-    func installLibraries() throws -> RuntimeAPI {
+    /// `beforeFreezing` runs once they are in and before the globals become read-only
+    /// (exact odds wraps a few raw functions there).
+    func installLibraries(beforeFreezing: ((LuaState) throws -> Void)? = nil) throws -> RuntimeAPI {
         // The simulation loop's plumbing is free; every other host call is charged.
         let plumbing: Set<String> = ["take_turn", "adopt", "first_turn", "begin_step", "is_over"]
         let hostTable = lua.makeTable(fields: (guardedAgainstFastSimulation(gameFunctions()) + diceFunctions()).map {
@@ -49,6 +51,7 @@ extension Game {
                              setQuiet: lua.get(exports, "set_quiet"),
                              startGame: lua.get(exports, "start_game"), botMoves: lua.get(exports, "bot_moves"))
         api.exports = .table(exports)
+        try beforeFreezing?(lua)
         api.led = .table(freezeGlobals(led: led))
         return api
     }
