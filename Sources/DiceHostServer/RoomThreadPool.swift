@@ -7,8 +7,8 @@ import Glibc
 /// (NIO's event loops and Swift's cooperative pool), so a room busy in Lua never delays
 /// a `ping`, a `hello` or another room's input (DESIGN.md, invariant 7).
 ///
-/// Two lanes of a fixed number of threads each: the normal lane (two threads a core, at
-/// least four) and the heavy lane (one thread at a lower scheduling priority) for rooms
+/// Two lanes of threads: the normal lane (a thread a core, more while long jobs hold them
+/// all, bounded) and the heavy lane (one thread at a lower scheduling priority) for rooms
 /// that have used more than their share of CPU lately (`RoomCPUAccount`). A room's work
 /// waits its turn in its lane's queue, one job at a time, round robin, so a room with
 /// many jobs cannot hold a thread while another room waits.
@@ -23,22 +23,49 @@ final class RoomThreadPool: @unchecked Sendable {
         private let condition = NSCondition()
         private var ready: [Work] = []
         private var head = 0
+        private let niceness: Int32
+        private let base: Int
+        private let maximum: Int
+        private var threads = 0
+        private var idle = 0
+        /// When each running job started (by worker number), for the stall check.
+        private var busySince: [Int: Double] = [:]
+        private var nextWorker = 0
 
-        init(name: String, threads: Int, niceness: Int32) {
+        /// `base` threads always; up to `maximum` while every thread has been busy with one
+        /// job for longer than `stall` seconds and work waits (a room whose first input runs
+        /// to its budget holds its thread until then: nothing can take a job off a thread).
+        init(name: String, threads base: Int, maximum: Int, niceness: Int32, stall: Double?) {
             self.name = name
-            for index in 0..<max(1, threads) {
-                let thread = Thread { [self] in
-                    #if canImport(Glibc)
-                    // On Linux a nice value is a thread's own (who = 0: the calling thread), so
-                    // a heavy room gives way to every other thread of the process.
-                    if niceness != 0 { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness) }
-                    #endif
-                    run()
-                }
-                thread.name = "dicehost-\(name)-\(index)"
-                thread.stackSize = 16 << 20 // Lua's C stack (deep recursion in a rule script).
-                thread.start()
+            self.niceness = niceness
+            self.base = max(1, base)
+            self.maximum = max(self.base, maximum)
+            condition.lock()
+            for _ in 0..<self.base { startWorker() }
+            condition.unlock()
+            if let stall {
+                let watcher = Thread { [self] in watch(stall: stall) }
+                watcher.name = "dicehost-\(name)-watch"
+                watcher.start()
             }
+        }
+
+        /// Called with the lock held.
+        private func startWorker() {
+            threads += 1
+            nextWorker += 1
+            let number = nextWorker
+            let thread = Thread { [self] in
+                #if canImport(Glibc)
+                // On Linux a nice value is a thread's own (who = 0: the calling thread), so
+                // a heavy room gives way to every other thread of the process.
+                if niceness != 0 { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness) }
+                #endif
+                run(number)
+            }
+            thread.name = "dicehost-\(name)-\(number)"
+            thread.stackSize = 16 << 20 // Lua's C stack (deep recursion in a rule script).
+            thread.start()
         }
 
         func schedule(_ work: Work) {
@@ -48,18 +75,45 @@ final class RoomThreadPool: @unchecked Sendable {
             condition.unlock()
         }
 
-        private func run() {
+        private func run(_ number: Int) {
             while true {
                 condition.lock()
-                while head == ready.count { condition.wait() }
+                idle += 1
+                while head == ready.count {
+                    // A thread started for a stall leaves once it has been idle a while.
+                    if !condition.wait(until: Date(timeIntervalSinceNow: 2)), head == ready.count, threads > base {
+                        idle -= 1
+                        threads -= 1
+                        condition.unlock()
+                        return
+                    }
+                }
+                idle -= 1
                 let work = ready[head]
                 head += 1
                 if head > 1024, head * 2 > ready.count {
                     ready.removeFirst(head)
                     head = 0
                 }
+                busySince[number] = RoomCPUAccount.now()
                 condition.unlock()
                 work.runOne()
+                condition.lock()
+                busySince[number] = nil
+                condition.unlock()
+            }
+        }
+
+        private func watch(stall: Double) {
+            while true {
+                Thread.sleep(forTimeInterval: stall / 2)
+                condition.lock()
+                let now = RoomCPUAccount.now()
+                if idle == 0, head < ready.count, threads < maximum,
+                   let oldest = busySince.values.min(), now - oldest > stall {
+                    startWorker()
+                }
+                condition.unlock()
             }
         }
     }
@@ -67,17 +121,19 @@ final class RoomThreadPool: @unchecked Sendable {
     let normal: Lane
     let heavy: Lane
 
-    init(normalThreads: Int, heavyThreads: Int) {
-        // Rule code gives way to the threads that serve connections, a heavy room's more so.
-        normal = Lane(name: "rooms", threads: normalThreads, niceness: 5)
-        heavy = Lane(name: "heavy-rooms", threads: heavyThreads, niceness: 15)
+    init(normalThreads: Int, maximumNormalThreads: Int, heavyThreads: Int) {
+        // Rule code gives way to the threads that serve connections only once it is heavy.
+        normal = Lane(name: "rooms", threads: normalThreads, maximum: maximumNormalThreads, niceness: 0, stall: 0.02)
+        heavy = Lane(name: "heavy-rooms", threads: heavyThreads, maximum: heavyThreads, niceness: 15, stall: nil)
     }
 
-    /// One pool for the process (threads are started on first use and live as long as it).
-    /// Twice as many normal threads as cores: a job cannot be taken off its thread, so a room
-    /// whose first input runs to its budget holds one until then (after that it is heavy);
-    /// as many such rooms at once as there are cores still leave threads for the others.
-    static let shared = RoomThreadPool(normalThreads: max(4, 2 * ProcessInfo.processInfo.activeProcessorCount), heavyThreads: 1)
+    /// One pool for the process (threads are started on first use and live as long as it):
+    /// a thread a core for normal rooms (more, up to four a core, while long jobs hold them
+    /// all), one for heavy rooms.
+    static let shared: RoomThreadPool = {
+        let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        return RoomThreadPool(normalThreads: max(2, cores), maximumNormalThreads: max(8, 4 * cores), heavyThreads: 1)
+    }()
 
     /// Runs `body` on the normal lane and returns its result (e.g. loading a rule script
     /// to check a new room's params: Lua, so not on a connection's thread).
