@@ -63,6 +63,12 @@ def measure(binary, n, runs, folder):
     return rows
 
 
+def label(binary):
+    """The binary's path as short as it goes: relative inside the checkout, else as given."""
+    inside = os.path.abspath(binary).startswith(ROOT + os.sep)
+    return (os.path.relpath(binary, ROOT) if inside else binary)[-33:]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="5000,20000,100000")
@@ -79,7 +85,7 @@ def main():
             folder = tempfile.mkdtemp(prefix="dicehost-history-")
             try:
                 for name, (cpu, peak, status) in measure(binary, n, options.runs, folder).items():
-                    print(f"{os.path.relpath(binary, ROOT):<34}{name:<14}{n:>9,}{cpu:>10.2f}{cpu / n * 1e6:>10.1f}{peak:>10.0f}{status:>6}")
+                    print(f"{label(binary):<34}{name:<14}{n:>9,}{cpu:>10.2f}{cpu / n * 1e6:>10.1f}{peak:>10.0f}{status:>6}")
             finally:
                 shutil.rmtree(folder)
 

@@ -9,6 +9,22 @@ import Testing
         return Dictionary(uniqueKeysWithValues: d.outcomes.map { ($0.total, Int($0.count)) })
     }
 
+    /// The sum of plain dice (fixed-width words) against a plain convolution in BigUInt,
+    /// up to counts of several words.
+    @Test(arguments: [(1, 6), (3, 7), (9, 13), (12, 100), (70, 3)])
+    func plainSumsAgreeWithAConvolution(dice: Int, sides: Int) throws {
+        var expected: [BigUInt] = [1]
+        for _ in 0..<dice {
+            var next = [BigUInt](repeating: 0, count: expected.count + sides - 1)
+            for (i, ways) in expected.enumerated() where !ways.isZero { for f in 0..<sides { next[i + f] += ways } }
+            expected = next
+        }
+        let d = try DiceDistribution(DiceNotation("\(dice)d\(sides)"))
+        #expect(d.outcomes.map(\.total) == Array(dice...(dice * sides)))
+        #expect(d.outcomes.map(\.count) == expected)
+        #expect(d.denominator == BigUInt(sides).power(dice))
+    }
+
     @Test func twoD6IsTheTriangle() throws {
         let d = try DiceDistribution(DiceNotation("2d6"))
         #expect(d.denominator == 36)

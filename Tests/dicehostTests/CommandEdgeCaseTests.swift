@@ -5,8 +5,8 @@ import Testing
 /// depth, keeping dice with given values, and `new` with names and folders that cannot work.
 @Suite struct CommandEdgeCaseTests {
     /// A sum of many big dice is a window sum per die, far less work than it was
-    /// estimated at (25d1000 was refused as 3×10^8 steps; 100d1000 takes a second in a
-    /// release build, bench/README.md).
+    /// estimated at (25d1000 was refused as 3×10^8 steps; 100d1000 takes about 10 s of
+    /// CPU in a debug build, bench/README.md).
     @Test func aSumOfManyBigDiceIsComputed() throws {
         let result = try runDicehost(["dice", "25d1000", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
