@@ -181,6 +181,28 @@ extension DiceHostCommand {
 
 /// How `dicehost odds` shows a result.
 enum OddsReport {
+    /// Median, 90th percentile and a histogram of the number of rolls (bins of equal width).
+    static func rollHistogram(_ d: LengthDistribution) -> [String] {
+        guard let median = d.median, let p90 = d.percentile90 else { return [] }
+        var lines = ["rolls per game: median \(median), 90th percentile \(p90), at most \(d.probability.count - 1)"
+                     + (d.unfinished > 1e-9 ? String(format: " (%.2g not ended)", d.unfinished) : "")]
+        let last = max(d.quantile(0.999) ?? (d.probability.count - 1), 1)
+        let width = max(1, (last + 15) / 16)
+        var bins: [(Int, Double)] = []
+        var start = 0
+        while start <= last {
+            let end = min(start + width, d.probability.count)
+            bins.append((start, d.probability[start..<max(start, end)].reduce(0, +)))
+            start += width
+        }
+        let top = bins.map(\.1).max() ?? 1
+        for (from, p) in bins {
+            let label = width == 1 ? String(from) : "\(from)-\(from + width - 1)"
+            lines.append("  " + pad(label, 10) + String(format: "%7.3f%% ", p * 100) + String(repeating: "█", count: Int((p / max(top, 1e-300) * 30).rounded())))
+        }
+        return lines
+    }
+
     /// `--vs solver`: each seat's bot against best play.
     static func text(_ v: BestPlay.Versus, rules: String) -> String {
         var lines = ["\(rules): the rules' bot against best play (each other seat plays its best reply)",
@@ -238,6 +260,7 @@ enum OddsReport {
         lines.append("")
         if let rolls = r.rolls, let turns = r.turns {
             lines.append("expected rolls \(expectation(rolls)), expected turns \(expectation(turns))")
+            if let d = r.rollDistribution { lines += rollHistogram(d) }
         } else {
             lines.append("expected rolls and turns: infinite (the bots may never end the game)")
         }
@@ -307,6 +330,12 @@ enum OddsReport {
         object["wins"] = Dictionary(uniqueKeysWithValues: r.players.enumerated().map { ($0.element, valueObject(r.wins[$0.offset])) })
         object["losses"] = Dictionary(uniqueKeysWithValues: r.players.enumerated().map { ($0.element, valueObject(r.losses[$0.offset])) })
         if let rolls = r.rolls { object["rolls"] = valueObject(rolls) }
+        if let d = r.rollDistribution {
+            var o: [String: Any] = ["probability": d.probability, "unfinished": d.unfinished]
+            if let m = d.median { o["median"] = m }
+            if let p = d.percentile90 { o["percentile90"] = p }
+            object["rolls_distribution"] = o
+        }
         if let turns = r.turns { object["turns"] = valueObject(turns) }
         object["metrics"] = Dictionary(uniqueKeysWithValues: r.metrics.map {
             ($0.name, ["expected_sum": valueObject($0.expectedSum), "expected_count": valueObject($0.expectedCount)])

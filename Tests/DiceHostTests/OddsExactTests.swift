@@ -132,3 +132,27 @@ import Testing
         }
     }
 }
+
+@Suite struct OddsLengthTests {
+    @Test func crapsPassLineRollsHaveTheHandComputedDistribution() throws {
+        // The pass line: the come-out decides with 12/36 (7, 11, 2, 3, 12); else a point
+        // p is made or lost with q_p = P(p or 7) per roll. P(1 roll) = 12/36 and
+        // P(n rolls) = Σ_p P(come out p) (1 − q_p)^(n − 2) q_p for n ≥ 2.
+        let odds = try Odds.analyse(rulesFile: "rules/craps.lua", options: options(["Ann"], [("rounds", "1")]))
+        let d = try #require(odds.rollDistribution)
+        let ways = [4: 3.0, 5: 4.0, 6: 5.0, 8: 5.0, 9: 4.0, 10: 3.0]
+        func byHand(_ n: Int) -> Double {
+            if n == 1 { return 12.0 / 36 }
+            return ways.values.reduce(0) { sum, w in let q = (w + 6) / 36; return sum + w / 36 * pow(1 - q, Double(n - 2)) * q }
+        }
+        for n in 1...12 { #expect(abs(d.probability[n] - byHand(n)) < 1e-12, "\(n) rolls") }
+        #expect(d.probability[0] == 0 && d.unfinished < 1e-11)
+        let mean = d.probability.enumerated().reduce(0) { $0 + Double($1.offset) * $1.element }
+        #expect(abs(mean - 557.0 / 165) < 1e-9)
+        // The median by hand: 1/3 + Σ_p P(p) q_p ≥ 1/2 at two rolls.
+        #expect(byHand(1) < 0.5 && byHand(1) + byHand(2) >= 0.5 && d.median == 2)
+        var total = 0.0, n = 0
+        while total < 0.9 { n += 1; total += byHand(n) }
+        #expect(d.percentile90 == n)
+    }
+}

@@ -75,6 +75,9 @@ public enum Odds {
         /// Expected rolls and turns per game (nil when a game may never end).
         public var rolls: Value?
         public var turns: Value?
+        /// The exact distribution of the number of rolls per game (nil when a step makes
+        /// more than one roll).
+        public var rollDistribution: LengthDistribution? = nil
         public var metrics: [Metric]
         public var droppedLastRoll: Bool
         public var exploreSeconds: Double
@@ -118,6 +121,7 @@ public enum Odds {
             fill(&result, solver: solver, solution: solution, graph: graph) { Value(exact: nil, double: $0) }
             result.errorBound = solution.errorBound
         }
+        result.rollDistribution = LengthDistribution.rolls(of: graph)
         let solved = DispatchTime.now().uptimeNanoseconds
         result.exploreSeconds = Double(explored - started) / 1e9
         result.solveSeconds = Double(solved - explored) / 1e9

@@ -1,0 +1,77 @@
+/// How long a game is under its bots: the exact distribution of the number of rolls,
+/// by moving the start's probability along the chain roll by roll until all but
+/// `tolerance` of it has ended (the tail left is reported, not hidden).
+public struct LengthDistribution: Sendable, Equatable {
+    /// probability[n]: the game ends after exactly n rolls.
+    public var probability: [Double]
+    /// Probability not yet ended when the count stopped (the bots may never end, or the
+    /// tail is longer than `maxRolls`).
+    public var unfinished: Double
+
+    /// The smallest n with P(rolls ≤ n) ≥ q (nil if the ended mass never reaches q).
+    public func quantile(_ q: Double) -> Int? {
+        var total = 0.0
+        for (n, p) in probability.enumerated() {
+            total += p
+            if total >= q - 1e-12 { return n }
+        }
+        return nil
+    }
+
+    public var median: Int? { quantile(0.5) }
+    public var percentile90: Int? { quantile(0.9) }
+
+    static func rolls(of graph: StateGraph, tolerance: Double = 1e-12, maxRolls: Int = 100_000) -> LengthDistribution? {
+        let n = graph.count
+        // Rolls made by each position's step: 1 for a roll, 0 for an action.
+        var step = [Int8](repeating: 0, count: n)
+        for s in 0..<n where graph.terminal[s] == nil {
+            let d = Int(graph.denominator[s]), w = Int(graph.rollsWeight[s])
+            guard d > 0, w % d == 0, w / d <= 1 else { return nil }
+            step[s] = Int8(w / d)
+        }
+        var mass = [Double](repeating: 0, count: n)
+        var next = [Double](repeating: 0, count: n)
+        mass[0] = 1
+        var probability: [Double] = []
+        var remaining = 1.0
+        var rolls = 0
+        func ended(_ p: Double, at count: Int) {
+            while probability.count <= count { probability.append(0) }
+            probability[count] += p
+        }
+        while remaining > tolerance && rolls <= maxRolls {
+            // Actions first (no roll): passed along until only rolls are left to make.
+            var passes = 0
+            var moved = true
+            while moved && passes < 10_000 {
+                moved = false
+                passes += 1
+                for s in 0..<n where mass[s] != 0 && graph.terminal[s] == nil && step[s] == 0 {
+                    let m = mass[s]
+                    mass[s] = 0
+                    let d = Double(graph.denominator[s])
+                    for e in graph.edges(of: s) {
+                        let t = Int(graph.edgeTarget[e]), share = m * Double(graph.edgeWeight[e]) / d
+                        if graph.terminal[t] != nil { ended(share, at: rolls); remaining -= share } else { mass[t] += share; moved = true }
+                    }
+                }
+            }
+            if remaining <= tolerance { break }
+            // One roll.
+            rolls += 1
+            for s in 0..<n where mass[s] != 0 {
+                let m = mass[s]
+                guard graph.terminal[s] == nil, step[s] == 1 else { next[s] += m; continue }
+                let d = Double(graph.denominator[s])
+                for e in graph.edges(of: s) {
+                    let t = Int(graph.edgeTarget[e]), share = m * Double(graph.edgeWeight[e]) / d
+                    if graph.terminal[t] != nil { ended(share, at: rolls); remaining -= share } else { next[t] += share }
+                }
+            }
+            swap(&mass, &next)
+            for s in 0..<n { next[s] = 0 }
+        }
+        return LengthDistribution(probability: probability, unfinished: max(0, remaining))
+    }
+}
