@@ -376,6 +376,7 @@ struct AbuseTests {
         let invalid = Array("{\"type\":\"hello\",\"version\":1,\"x\":\"".utf8) + [0xC3, 0x28] + Array("\"}".utf8)
         #expect(try await closeCode { $0.sendFrame(opcode: 1, invalid) } == 1007)
         #expect(try await closeCode { $0.sendFrame(opcode: 1, Array("{\"type\":\"ping\"}".utf8), masked: false) } == 1002)
+        #expect(try await closeCode { $0.sendFrame(opcode: 1, [UInt8](repeating: UInt8(ascii: " "), count: 9_000)) } == 1009)
         let piece = [UInt8](repeating: UInt8(ascii: "x"), count: 4_000)
         #expect(try await closeCode { socket in
             socket.sendFrame(opcode: 1, piece, fin: false)
