@@ -27,17 +27,30 @@ extension DiceHostCommand {
         var text = false
 
         func run() throws {
-            let games: [GameLog.LoggedGame]
-            do { games = try GameLog.read(log) } catch {
+            // The log is read line by line and each input replayed as it is read: memory
+            // stays the same however long the log. A malformed line ends the replay there.
+            if text {
+                do {
+                    try GameLog.stream(log) { item in
+                        let events: [JSONValue]
+                        switch item {
+                        case .header(let header, _): events = header.events
+                        case .entry(let entry, _): events = entry.events
+                        }
+                        GameLog.textLines(of: events).forEach { print($0) }
+                    }
+                } catch {
+                    printError("dicehost: \(error)")
+                    throw ExitStatus.usage
+                }
+                return
+            }
+            let report = GameReplay.run(logFile: log, rules: rules)
+            report.lines.forEach { print($0) }
+            if let error = report.logError {
                 printError("dicehost: \(error)")
                 throw ExitStatus.usage
             }
-            if text {
-                GameLog.textLines(of: games).forEach { print($0) }
-                return
-            }
-            let report = GameReplay.run(games, rules: rules)
-            report.lines.forEach { print($0) }
             if report.games.contains(where: { $0.failure != nil }) { throw ExitStatus.scriptDoesNotLoad }
             if !report.matched { throw ExitStatus.failure }
         }

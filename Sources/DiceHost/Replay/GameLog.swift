@@ -138,49 +138,15 @@ public enum GameLog {
     /// line and what was expected.
     public static func parse(_ text: String, file: String = "log") throws -> [LoggedGame] {
         var games: [LoggedGame] = []
-        let decoder = JSONDecoder()
+        var parser = Parser(file: file)
         for (index, raw) in TextLines.split(text).enumerated() {
-            let lineNumber = index + 1
-            let bytes = Data(raw)
-            if bytes.isEmpty { continue }
-            let line = String(decoding: bytes, as: UTF8.self)
-            guard case .object(let fields)? = try? decoder.decode(JSONValue.self, from: bytes) else {
-                throw FormatError(file: file, line: lineNumber, message: "expected one JSON object per line, got \(preview(line))")
+            switch try parser.parse(line: Data(raw), number: index + 1) {
+            case .header(let header, let line)?: games.append(LoggedGame(header: header, headerLine: line, entries: []))
+            case .entry(let entry, let line)?: games[games.count - 1].entries.append((line, entry))
+            case nil: continue
             }
-            if fields["dicehost_log"] != nil {
-                guard fields["dicehost_log"] == .integer(Int64(version)) else {
-                    throw FormatError(file: file, line: lineNumber,
-                                      message: "this log is format \(fields["dicehost_log"]?.description ?? "?"); this dicehost reads format \(version)")
-                }
-                if let problem = wholeNumberProblem(fields, ["seed"], unsigned: true) {
-                    throw FormatError(file: file, line: lineNumber, message: "expected a header: \(problem)")
-                }
-                let header = try decode(Header.self, from: bytes, what: "a header", file: file, line: lineNumber)
-                if let bad = header.params.first(where: { $0.count != 2 }) {
-                    throw FormatError(file: file, line: lineNumber, message: "expected params as [name, value] pairs, got \(bad)")
-                }
-                try checkEvents(header.events, file: file, line: lineNumber)
-                games.append(LoggedGame(header: header, headerLine: lineNumber, entries: []))
-                continue
-            }
-            guard !games.isEmpty else {
-                throw FormatError(file: file, line: lineNumber, message: "expected a header line ({\"dicehost_log\":\(version),\"rules\":…}) before any input, got \(preview(line))")
-            }
-            if let problem = wholeNumberProblem(fields, ["n", "t"], unsigned: false) {
-                throw FormatError(file: file, line: lineNumber, message: "expected an input line: \(problem)")
-            }
-            let entry = try decode(Entry.self, from: bytes, what: "an input line", file: file, line: lineNumber)
-            guard (entry.input != nil) != (entry.bot == true) else {
-                throw FormatError(file: file, line: lineNumber, message: "expected an input line with either \"input\" (a command) or \"bot\":true")
-            }
-            let expected = (games[games.count - 1].entries.last?.entry.n ?? 0) + 1
-            guard entry.n == expected else {
-                throw FormatError(file: file, line: lineNumber, message: "expected input number \(expected), got \(entry.n)")
-            }
-            try checkEvents(entry.events, file: file, line: lineNumber)
-            games[games.count - 1].entries.append((lineNumber, entry))
         }
-        guard !games.isEmpty else { throw FormatError(file: file, line: 1, message: "expected a header line, the file has no games") }
+        try parser.finish()
         return games
     }
 
@@ -277,13 +243,13 @@ public enum GameLog {
     /// The text view of a log (what `--log` wrote before it was JSON): each event with its
     /// game time, "   1.500s turn Bob".
     public static func textLines(of games: [LoggedGame]) -> [String] {
-        var lines: [String] = []
-        for game in games {
-            for event in game.header.events + game.entries.flatMap(\.entry.events) {
-                let time = Double(event["t"]?.intValue ?? 0) / 1000
-                lines.append(String(format: "%8.3fs ", time) + (event["text"]?.stringValue ?? event.description))
-            }
+        games.flatMap { game in textLines(of: game.header.events + game.entries.flatMap(\.entry.events)) }
+    }
+
+    /// The text view of some logged events, one line each.
+    public static func textLines(of events: [JSONValue]) -> [String] {
+        events.map { event in
+            String(format: "%8.3fs ", Double(event["t"]?.intValue ?? 0) / 1000) + (event["text"]?.stringValue ?? event.description)
         }
-        return lines
     }
 }

@@ -88,7 +88,15 @@ public enum GameReplay {
     /// What replaying a whole log found, game by game.
     public struct Report: Sendable {
         public var games: [GameReport]
-        public var matched: Bool { games.allSatisfy(\.matched) }
+        /// The line that ended a streamed replay (`run(logFile:)`): the log could not be
+        /// read, or a line is malformed. `games` holds what was replayed before it.
+        public var logError: GameLog.FormatError?
+        public var matched: Bool { logError == nil && games.allSatisfy(\.matched) }
+
+        public init(games: [GameReport], logError: GameLog.FormatError? = nil) {
+            self.games = games
+            self.logError = logError
+        }
 
         /// A summary per game, and the divergence in full.
         public var lines: [String] {
@@ -119,68 +127,44 @@ public enum GameReplay {
     /// file). `makeGame` lets an embedder start the game its own way (its limits, its die).
     public static func run(_ games: [GameLog.LoggedGame], rules override: String? = nil,
                            makeGame: (GameLog.Header, String) throws -> Game = defaultGame) -> Report {
-        Report(games: games.map { replay($0, rules: override, makeGame: makeGame) })
+        Report(games: games.map { logged in
+            var replayer = GameReplayer(header: logged.header, line: logged.headerLine, folder: logged.folder, rules: override, makeGame: makeGame)
+            for (line, entry) in logged.entries { replayer.replay(entry, line: line) }
+            return replayer.report
+        })
+    }
+
+    /// Replays a log file as it reads it, line by line: each input is played and checked
+    /// as soon as its line is read, so memory stays the same however long the log. A
+    /// malformed line ends the reading: the report then holds every game and input before
+    /// it, checked, and `logError` the line's error; a file that cannot be read has no
+    /// games. The log's folder is the only one its inputs may read files from.
+    public static func run(logFile path: String, rules override: String? = nil,
+                           makeGame: (GameLog.Header, String) throws -> Game = defaultGame) -> Report {
+        let folder = (path as NSString).deletingLastPathComponent
+        var finished: [GameReport] = []
+        var current: GameReplayer?
+        var logError: GameLog.FormatError?
+        do {
+            try GameLog.stream(path) { item in
+                switch item {
+                case .header(let header, let line):
+                    if let done = current?.report { finished.append(done) }
+                    current = GameReplayer(header: header, line: line, folder: folder.isEmpty ? "." : folder, rules: override, makeGame: makeGame)
+                case .entry(let entry, let line):
+                    current?.replay(entry, line: line)
+                }
+            }
+        } catch let error as GameLog.FormatError {
+            logError = error
+        } catch {
+            logError = GameLog.FormatError(file: path, line: 0, message: "\(error)")
+        }
+        if let done = current?.report { finished.append(done) }
+        return Report(games: finished, logError: logError)
     }
 
     public static func defaultGame(_ header: GameLog.Header, rules: String) throws -> Game {
         try Game(rulesFile: rules, players: header.players, seed: header.seed, params: header.overrides)
-    }
-
-    static func replay(_ logged: GameLog.LoggedGame, rules override: String?,
-                       makeGame: (GameLog.Header, String) throws -> Game) -> GameReport {
-        let header = logged.header
-        let rules = override ?? header.rules
-        var report = GameReport(rules: rules, inputCount: logged.entries.count)
-        if override != nil, override != header.rules {
-            report.notes.append("replaying under \(rules), not the logged \(header.rules)")
-        } else {
-            let now = GameLog.sha256(ofFile: rules, limit: Int.max)
-            if now != header.rules_sha256 {
-                report.notes.append("the rules file has changed since the log was written (sha256 \(header.rules_sha256.prefix(12))… in the log, \(now.prefix(12))… now)")
-            }
-            for file in header.requires {
-                let now = GameLog.sha256(ofFile: file.path, limit: Int.max)
-                if now != file.sha256 { report.notes.append("\(file.path), which the rules require, has changed since the log was written") }
-            }
-        }
-        let game: Game
-        do { game = try makeGame(header, rules) } catch {
-            report.failure = "cannot start the game: \(error)"
-            return report
-        }
-        // A log is data from someone else: its inputs write nothing and read only beside it.
-        let session = GameSession(game: game, files: .replay(logFolder: logged.folder))
-        let start = GameLog.startEvents(of: game).map(GameLog.json)
-        guard start == header.events else {
-            report.divergence = Divergence(input: 0, line: logged.headerLine, command: "(start)", logged: header.events, replayed: start)
-            return report
-        }
-        report.checkedEvents = start.count
-        for (line, entry) in logged.entries {
-            if let input = entry.input, input.split(whereSeparator: \.isWhitespace).first == "load" {
-                report.stopped = "stopped at input \(entry.n) (log line \(line)): '\(input)' replaced the game with a saved one; replay cannot follow it"
-                return report
-            }
-            let events: [JSONValue], error: String?
-            if entry.bot == true {
-                let before = session.game.events.count
-                var failure: String?
-                do { try session.game.playBotMove() } catch { failure = "\(error)" }
-                events = session.game.events.dropFirst(before).map(GameLog.json)
-                error = failure
-            } else {
-                let outcome = GameLog.perform(entry.input ?? "", in: session)
-                events = outcome.events.map(GameLog.json)
-                error = outcome.error
-            }
-            guard events == entry.events, error == entry.error else {
-                report.divergence = Divergence(input: entry.n, line: line, command: entry.inputText, logged: entry.events,
-                                               replayed: events, loggedError: entry.error, replayedError: error)
-                return report
-            }
-            report.matchedInputs += 1
-            report.checkedEvents += events.count
-        }
-        return report
     }
 }

@@ -1,0 +1,73 @@
+import Foundation
+
+/// Replays one game of a log input by input, as its lines are read, and keeps only the
+/// report: no input once checked is held. After a difference, a failure or a logged
+/// `load`, later inputs are only counted.
+struct GameReplayer {
+    private(set) var report: GameReplay.GameReport
+    private let session: GameSession?
+
+    init(header: GameLog.Header, line headerLine: Int, folder: String?, rules override: String?,
+         makeGame: (GameLog.Header, String) throws -> Game) {
+        let rules = override ?? header.rules
+        var report = GameReplay.GameReport(rules: rules, inputCount: 0)
+        if override != nil, override != header.rules {
+            report.notes.append("replaying under \(rules), not the logged \(header.rules)")
+        } else {
+            let now = GameLog.sha256(ofFile: rules, limit: Int.max)
+            if now != header.rules_sha256 {
+                report.notes.append("the rules file has changed since the log was written (sha256 \(header.rules_sha256.prefix(12))… in the log, \(now.prefix(12))… now)")
+            }
+            for file in header.requires {
+                let now = GameLog.sha256(ofFile: file.path, limit: Int.max)
+                if now != file.sha256 { report.notes.append("\(file.path), which the rules require, has changed since the log was written") }
+            }
+        }
+        let game: Game
+        do { game = try makeGame(header, rules) } catch {
+            report.failure = "cannot start the game: \(error)"
+            self.report = report
+            session = nil
+            return
+        }
+        // A log is data from someone else: its inputs write nothing and read only beside it.
+        let session = GameSession(game: game, files: .replay(logFolder: folder))
+        let start = GameLog.startEvents(of: game).map(GameLog.json)
+        if start == header.events {
+            report.checkedEvents = start.count
+        } else {
+            report.divergence = GameReplay.Divergence(input: 0, line: headerLine, command: "(start)", logged: header.events, replayed: start)
+        }
+        self.report = report
+        self.session = session
+    }
+
+    /// Plays the next logged input and checks its events and error.
+    mutating func replay(_ entry: GameLog.Entry, line: Int) {
+        report.inputCount += 1
+        guard let session, report.divergence == nil, report.stopped == nil else { return }
+        if let input = entry.input, input.split(whereSeparator: \.isWhitespace).first == "load" {
+            report.stopped = "stopped at input \(entry.n) (log line \(line)): '\(input)' replaced the game with a saved one; replay cannot follow it"
+            return
+        }
+        let events: [JSONValue], error: String?
+        if entry.bot == true {
+            let before = session.game.events.count
+            var failure: String?
+            do { try session.game.playBotMove() } catch { failure = "\(error)" }
+            events = session.game.events.dropFirst(before).map(GameLog.json)
+            error = failure
+        } else {
+            let outcome = GameLog.perform(entry.input ?? "", in: session)
+            events = outcome.events.map(GameLog.json)
+            error = outcome.error
+        }
+        guard events == entry.events, error == entry.error else {
+            report.divergence = GameReplay.Divergence(input: entry.n, line: line, command: entry.inputText, logged: entry.events,
+                                                      replayed: events, loggedError: entry.error, replayedError: error)
+            return
+        }
+        report.matchedInputs += 1
+        report.checkedEvents += events.count
+    }
+}
