@@ -78,3 +78,79 @@ import Testing
         #expect(text.stdout.contains("<- fairest") && text.stdout.contains("| marks 50%"), "\(text.stdout)")
     }
 }
+
+/// Pig to `target` with each seat holding at its own turn total (a roll that reaches the
+/// target wins at once; a 1 loses the turn total): the first seat's chance of winning, by
+/// value iteration over (whose turn, both scores, turn total), written apart from DiceHost.
+func pigFirstSeatWins(target: Int, holds: [Int]) -> Double {
+    let n = target
+    func index(_ turn: Int, _ a: Int, _ b: Int, _ t: Int) -> Int { ((turn * n + a) * n + b) * n + t }
+    var w = [Double](repeating: 0, count: 2 * n * n * n)
+    var change = 1.0
+    while change > 1e-15 {
+        change = 0
+        for turn in 0..<2 { for a in 0..<n { for b in 0..<n { for t in 0..<n {
+            let mine = turn == 0 ? a : b
+            guard mine + t < n else { continue }
+            let value: Double
+            if t > 0 && t >= holds[turn] {
+                value = turn == 0 ? w[index(1, a + t, b, 0)] : w[index(0, a, b + t, 0)]
+            } else {
+                var sum = w[index(1 - turn, a, b, 0)]  // a 1
+                for face in 2...6 {
+                    if mine + t + face >= n { sum += turn == 0 ? 1 : 0 } else { sum += w[index(turn, a, b, t + face)] }
+                }
+                value = sum / 6
+            }
+            change = max(change, abs(value - w[index(turn, a, b, t)]))
+            w[index(turn, a, b, t)] = value
+        } } } }
+    }
+    return w[index(0, 0, 0, 0)]
+}
+
+@Suite struct OddsVersusPolicyCommandTests {
+    @Test func aPolicyModuleInEachSeatAgainstTheBot() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vs-policy-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let policy = folder.appendingPathComponent("hold2.lua").path
+        try "return { move = function(g, p) if g.state.turn_total >= 2 then return \"hold\" end end }\n"
+            .write(toFile: policy, atomically: true, encoding: .utf8)
+        let result = try runDicehost(["odds", "examples/rules/pig.lua", "--set", "target=8", "--set", "hold=4",
+                                      "--players", "Ann,Bob", "--vs", policy, "--json", "--quiet"])
+        #expect(result.status == 0, "\(result)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let rows = try #require(object["policyInSeat"] as? [[Double]])
+        let bots = try #require(object["botOnly"] as? [Double])
+        let policyFirst = pigFirstSeatWins(target: 8, holds: [2, 4])
+        let policySecond = pigFirstSeatWins(target: 8, holds: [4, 2])
+        let botsOnly = pigFirstSeatWins(target: 8, holds: [4, 4])
+        #expect(abs(rows[0][0] - policyFirst) < 1e-9, "\(rows[0][0]) vs \(policyFirst)")
+        #expect(abs(rows[1][1] - (1 - policySecond)) < 1e-9, "\(rows[1][1]) vs \(1 - policySecond)")
+        #expect(abs(bots[0] - botsOnly) < 1e-9, "\(bots[0]) vs \(botsOnly)")
+        let text = try runDicehost(["odds", "examples/rules/pig.lua", "--set", "target=8", "--vs", policy, "--quiet"])
+        #expect(text.stdout.contains("policy vs bot  bot vs bot     gained"), "\(text)")
+    }
+
+    @Test func aMissingOrBadModuleIsAClearError() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vs-policy-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let missing = folder.appendingPathComponent("none.lua").path
+        let gone = try runDicehost(["odds", "examples/rules/pig.lua", "--set", "target=6", "--vs", missing, "--quiet"])
+        #expect(gone.status == 1 && gone.stderr.contains("no such file") && gone.stderr.contains("solve RULES --policy"), "\(gone)")
+        let broken = folder.appendingPathComponent("broken.lua").path
+        try "return {move = function(g, p) return \"hold\" end".write(toFile: broken, atomically: true, encoding: .utf8)
+        let syntax = try runDicehost(["odds", "examples/rules/pig.lua", "--set", "target=6", "--vs", broken, "--quiet"])
+        #expect(syntax.status == 1 && syntax.stderr.contains("does not load"), "\(syntax)")
+        let number = folder.appendingPathComponent("number.lua").path
+        try "return 42".write(toFile: number, atomically: true, encoding: .utf8)
+        let notTable = try runDicehost(["odds", "examples/rules/pig.lua", "--set", "target=6", "--vs", number, "--quiet"])
+        #expect(notTable.status == 1 && notTable.stderr.contains("returns number, expected a table with a function move(g, p)"), "\(notTable)")
+        let illegal = folder.appendingPathComponent("illegal.lua").path
+        try "return {move = function(g, p) return \"fold\" end}".write(toFile: illegal, atomically: true, encoding: .utf8)
+        let wrong = try runDicehost(["odds", "examples/rules/pig.lua", "--set", "target=6", "--vs", illegal, "--quiet"])
+        #expect(wrong.status == 1 && wrong.stderr.contains("answered 'fold', which is not a legal move"), "\(wrong)")
+        let bad = try runDicehost(["odds", "examples/rules/pig.lua", "--vs", "nobody"])
+        #expect(bad.status == 2 && bad.stderr.contains("or a policy module FILE.lua"), "\(bad)")
+    }
+}

@@ -202,8 +202,10 @@ final class MoveGraph {
     }
 
     /// Value iteration: Gauss–Seidel sweeps from the last position found to the first.
-    /// Seats in `botSeats` make their bot's move; every other seat its best reply.
+    /// Seats in `botSeats` make their bot's move, seats in `policySeats` the move
+    /// `policyMove` gives (per position); every other seat its best reply.
     func iterate(seats: Int, tolerance: Double, maxSweeps: Int, botSeats: Set<Int> = [],
+                 policySeats: Set<Int> = [], policyMove: [Int32] = [],
                  progress: ((Int, Double) -> Void)?) -> Solution {
         let width = seats + 1
         let n = count
@@ -227,7 +229,7 @@ final class MoveGraph {
             for s in stride(from: n - 1, through: 0, by: -1) where terminal[s] == nil {
                 let me = Int(decider[s])
                 var bestMove: Int32 = -1
-                let forced = botSeats.contains(me) ? Int(botMove[s]) : -1
+                let forced = botSeats.contains(me) ? Int(botMove[s]) : policySeats.contains(me) ? Int(policyMove[s]) : -1
                 let range = forced >= 0 ? forced..<forced + 1 : moveStart[s]..<moveStart[s + 1]
                 for m in range where forced >= 0 || !botOnly.contains(m) {
                     for k in 0..<width { candidate[k] = 0 }
