@@ -154,3 +154,94 @@ func pigFirstSeatWins(target: Int, holds: [Int]) -> Double {
         #expect(bad.status == 2 && bad.stderr.contains("or a policy module FILE.lua"), "\(bad)")
     }
 }
+
+@Suite struct SolveExplainCommandTests {
+    /// Optimal Pig to `target` with a die of `sides` (a 1 loses the turn total; a roll that
+    /// reaches the target wins at once; hold banks it, legal at any turn total), written
+    /// here: for each (my score, the opponent's), the smallest turn total at which holding
+    /// is strictly better than rolling (nil: never).
+    func pigHoldThresholds(target n: Int, sides: Int) -> [[Int?]] {
+        var p = [[[Double]]](repeating: [[Double]](repeating: [Double](repeating: 0, count: n), count: n), count: n)
+        func roll(_ i: Int, _ j: Int, _ t: Int) -> Double {
+            var sum = 1 - p[j][i][0]
+            for face in 2...sides { sum += i + t + face >= n ? 1 : p[i][j][t + face] }
+            return sum / Double(sides)
+        }
+        func hold(_ i: Int, _ j: Int, _ t: Int) -> Double { 1 - p[j][i + t][0] }
+        var change = 1.0
+        while change > 1e-15 {
+            change = 0
+            for i in 0..<n { for j in 0..<n { for t in 0..<(n - i) {
+                let v = max(roll(i, j, t), hold(i, j, t))
+                change = max(change, abs(v - p[i][j][t]))
+                p[i][j][t] = v
+            } } }
+        }
+        // Turn totals a turn reaches: 0 and sums of faces 2...sides (never 1).
+        return (0..<n).map { i in (0..<n).map { j in
+            (0..<(n - i)).first { t in t != 1 && hold(i, j, t) > roll(i, j, t) + 1e-9 }
+        } }
+    }
+
+    @Test func pigsHoldThresholdByBothScoresMatchesAValueIterationWrittenHere() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("explain-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // Pig with a three-sided die: a 1 in three busts, so best play holds.
+        let pig = try String(contentsOfFile: "examples/rules/pig.lua", encoding: .utf8)
+        #expect(pig.contains("dice = \"1d6\""))
+        let rules = folder.appendingPathComponent("pig3.lua").path
+        try pig.replacingOccurrences(of: "dice = \"1d6\"", with: "dice = \"1d3\"").write(toFile: rules, atomically: true, encoding: .utf8)
+        let result = try runDicehost(["solve", rules, "--set", "target=12", "--explain", "--json", "--quiet"])
+        #expect(result.status == 0, "\(result)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let explain = try #require(object["explain"] as? [String: Any])
+        #expect(explain["action"] as? String == "hold" && explain["turnField"] as? String == "turn_total" && explain["scoreField"] as? String == "score")
+        let cells = try #require(explain["threshold"] as? [String: [String: [String: Any]]])
+        let expected = pigHoldThresholds(target: 12, sides: 3)
+        var compared = 0, holding = 0
+        for (i, row) in cells {
+            for (j, cell) in row {
+                let mine = try #require(Int(i)), theirs = try #require(Int(j))
+                let at = cell["at"] as? Int
+                #expect(at == expected[mine][theirs], "my score \(mine), theirs \(theirs): \(String(describing: at)) vs \(String(describing: expected[mine][theirs]))")
+                compared += 1
+                if at != nil { holding += 1 }
+            }
+        }
+        #expect(compared > 50 && holding > 0, "\(compared) cells, \(holding) that hold")
+        let text = try runDicehost(["solve", rules, "--set", "target=12", "--explain", "--quiet"])
+        #expect(text.stdout.contains("best play: hold once turn_total reaches the number shown, by score"), "\(text.stdout)")
+        #expect(text.stdout.contains("me \\ opp"))
+    }
+
+    @Test func otherGamesGetTheBestMovesByEachFieldsValue() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("explain-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // One decision: bet 1, 2 or 3 (6 refused), then one roll wins when at most the bet.
+        let rules = folder.appendingPathComponent("onebet.lua").path
+        try """
+            local game = rules { name = "One bet", players = 1, choices = { bet = {1, 2, 3, 6} } }
+            function game.setup(g) g.state.bet = 0 end
+            game.actions = {
+              bet = function(g, p, k)
+                if g.state.bet > 0 then error("you have bet already", 0) end
+                if k > 3 then error("the most you may bet is 3", 0) end
+                g.state.bet = k
+              end,
+            }
+            function game.roll(g, p, r)
+              if g.state.bet == 0 then error("bet first", 0) end
+              if r.value <= g.state.bet then g:win(p) else g:lose(p) end
+            end
+            return game
+            """.write(toFile: rules, atomically: true, encoding: .utf8)
+        let result = try runDicehost(["solve", rules, "--explain", "--json", "--quiet"])
+        #expect(result.status == 0, "\(result)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let byField = try #require((object["explain"] as? [String: Any])?["byField"] as? [String: [String: [String: Int]]])
+        // Before a bet the best is bet 3 (1/2); after any bet the only move is the roll.
+        #expect(byField["state.bet"] == ["0": ["bet 3": 1], "1": ["roll": 1], "2": ["roll": 1], "3": ["roll": 1]], "\(byField)")
+        let text = try runDicehost(["solve", rules, "--explain", "--quiet"])
+        #expect(text.stdout.contains("by the value of each field") && text.stdout.contains("state.bet:"), "\(text.stdout)")
+    }
+}

@@ -31,6 +31,8 @@ public enum BestPlay {
         public var maxMemory = Odds.defaultMaxMemory
         /// Write the best-play policy as a Lua module (`Result.policyModule`).
         public var writesPolicy = false
+        /// Tell the policy compactly (`Result.explanation`).
+        public var explains = false
         public init() {}
     }
 
@@ -73,6 +75,8 @@ public enum BestPlay {
         public var processMemoryPeak: Int
         /// The policy as a Lua module a bot can `require` (with `Options.writesPolicy`).
         public var policyModule: String?
+        /// The policy told compactly (with `Options.explains`).
+        public var explanation: PolicyExplanation? = nil
     }
 
     static func explore(rulesFile: String, options: Options, askBot: Bool,
@@ -121,6 +125,7 @@ public enum BestPlay {
             let chances = zip(game.playerNames, wins).map { String(format: "%@ %.6f", $0.0, $0.1) }.joined(separator: ", ")
             module = try explorer.policyModule(choice: solution.choice, heading: heading, chances: chances)
         }
+        let explanation = options.explains ? try explorer.explanation(choice: solution.choice) : nil
         return Result(rules: game.rules.name, rulesFile: rulesFile, players: game.playerNames,
                       params: options.params.map { "\($0.0)=\($0.1)" },
                       wins: wins, draw: start[seats],
@@ -132,7 +137,8 @@ public enum BestPlay {
                       moveCounts: counts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { ($0.key, $0.value) },
                       droppedLastRoll: !keptLastRoll,
                       exploreSeconds: Double(explored - started) / 1e9, solveSeconds: Double(solved - explored) / 1e9,
-                      luaMemoryPeak: game.lua.memoryPeak, processMemoryPeak: Odds.maxResidentBytes(), policyModule: module)
+                      luaMemoryPeak: game.lua.memoryPeak, processMemoryPeak: Odds.maxResidentBytes(), policyModule: module,
+                      explanation: explanation)
     }
 }
 
