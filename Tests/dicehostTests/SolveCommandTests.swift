@@ -245,3 +245,54 @@ func pigFirstSeatWins(target: Int, holds: [Int]) -> Double {
         #expect(text.stdout.contains("by the value of each field") && text.stdout.contains("state.bet:"), "\(text.stdout)")
     }
 }
+
+@Suite struct SimSweepCommandTests {
+    @Test func rowsEqualSeparateStudiesAndContainTheExactOdds() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sim-sweep-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let chart = folder.appendingPathComponent("pig.svg").path
+        let swept = try runDicehost(["sim", "examples/rules/pig.lua", "--set", "target=10", "--sweep", "hold=2..8:3",
+                                     "--games", "20000", "--seed", "11", "--threads", "2", "--json", "--chart", chart])
+        #expect(swept.status == 0, "\(swept)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(swept.stdout.utf8)) as? [String: Any])
+        let rows = try #require(object["rows"] as? [[String: Any]])
+        #expect(rows.map { $0["hold"] as? Int } == [2, 5, 8])
+        var spreads: [Double] = []
+        for row in rows {
+            let hold = try #require(row["hold"] as? Int)
+            let wins = try #require(row["wins"] as? [String: Double])
+            let intervals = try #require(row["intervals"] as? [String: [Double]])
+            // The same seed alone gives the same counts.
+            let single = try runDicehost(["sim", "examples/rules/pig.lua", "--set", "target=10", "--set", "hold=\(hold)",
+                                          "--games", "20000", "--seed", "11", "--json"])
+            let one = try #require(try JSONSerialization.jsonObject(with: Data(single.stdout.utf8)) as? [String: Any])
+            let counts = try #require((one["result"] as? [String: Any])?["wins"] as? [Int])
+            #expect(abs((wins["Ann"] ?? 0) - Double(counts[0]) / 20000) < 1e-12 && abs((wins["Bob"] ?? 0) - Double(counts[1]) / 20000) < 1e-12)
+            // The exact odds lie in each 95% interval (at this seed), and the interval is about ±1.96·sqrt(pq/n).
+            let exact = try runDicehost(["odds", "examples/rules/pig.lua", "--set", "target=10", "--set", "hold=\(hold)", "--json", "--quiet"])
+            let odds = try #require(try JSONSerialization.jsonObject(with: Data(exact.stdout.utf8)) as? [String: Any])
+            let exactWins = try #require(odds["wins"] as? [String: [String: Any]])
+            for name in ["Ann", "Bob"] {
+                let p = try #require(exactWins[name]?["decimal"] as? Double), range = try #require(intervals[name])
+                #expect(range[0] <= p && p <= range[1], "hold \(hold) \(name): exact \(p) outside \(range)")
+                let half = 1.96 * (p * (1 - p) / 20000).squareRoot()
+                #expect(abs((range[1] - range[0]) / 2 - half) < 0.001, "hold \(hold) \(name): \(range)")
+            }
+            spreads.append(abs((wins["Ann"] ?? 0) - (wins["Bob"] ?? 0)))
+        }
+        let fairest = try #require(spreads.indices.min { spreads[$0] < spreads[$1] })
+        #expect(rows.indices.filter { rows[$0]["fairest"] as? Bool == true } == [fairest])
+        // One chart drawing for odds and sim: a line per seat and a bar per seat and row.
+        let svg = try String(contentsOfFile: chart, encoding: .utf8)
+        let parser = XMLParser(data: Data(svg.utf8))
+        #expect(parser.parse())
+        #expect(svg.components(separatedBy: "<polyline").count - 1 == 2)
+        #expect(svg.contains("fair 50%") && svg.contains(">hold</text>") && svg.contains("95% intervals"))
+        let text = try runDicehost(["sim", "examples/rules/pig.lua", "--set", "target=10", "--sweep", "hold=2..4:2", "--games", "500", "--seed", "3"])
+        #expect(text.status == 0 && text.stdout.contains("Ann [95%]") && text.stdout.contains("<- fairest") && text.stdout.contains("mean rolls"), "\(text.stdout)")
+        let lonely = try runDicehost(["sim", "examples/rules/pig.lua", "--chart", chart])
+        #expect(lonely.status == 2 && lonely.stderr.contains("--chart draws a --sweep"), "\(lonely)")
+        let mixed = try runDicehost(["sim", "examples/rules/pig.lua", "--sweep", "hold=2..4", "--compare", "examples/rules/pig.lua"])
+        #expect(mixed.status == 2 && mixed.stderr.contains("--sweep does not combine with --compare"), "\(mixed)")
+    }
+}
