@@ -202,9 +202,9 @@ extension DiceHostCommand {
 /// How `dicehost odds` shows a result.
 enum OddsReport {
     /// Median, 90th percentile and a histogram of the number of rolls (bins of equal width).
-    static func rollHistogram(_ d: LengthDistribution) -> [String] {
+    static func rollHistogram(_ d: LengthDistribution, of what: String = "rolls") -> [String] {
         guard let median = d.median, let p90 = d.percentile90 else { return [] }
-        var lines = ["rolls per game: median \(median), 90th percentile \(p90), at most \(d.probability.count - 1)"
+        var lines = ["\(what) per game: median \(median), 90th percentile \(p90), at most \(d.probability.count - 1)"
                      + (d.unfinished > 1e-9 ? String(format: " (%.2g not ended)", d.unfinished) : "")]
         let last = max(d.quantile(0.999) ?? (d.probability.count - 1), 1)
         let width = max(1, (last + 15) / 16)
@@ -300,6 +300,7 @@ enum OddsReport {
         if let rolls = r.rolls, let turns = r.turns {
             lines.append("expected rolls \(expectation(rolls)), expected turns \(expectation(turns))")
             if let d = r.rollDistribution { lines += rollHistogram(d) }
+            if let d = r.turnDistribution { lines += rollHistogram(d, of: "turns") }
         } else {
             lines.append("expected rolls and turns: infinite (the bots may never end the game)")
         }
@@ -374,6 +375,12 @@ enum OddsReport {
             if let m = d.median { o["median"] = m }
             if let p = d.percentile90 { o["percentile90"] = p }
             object["rolls_distribution"] = o
+        }
+        if let d = r.turnDistribution {
+            var o: [String: Any] = ["probability": d.probability, "unfinished": d.unfinished]
+            if let m = d.median { o["median"] = m }
+            if let p = d.percentile90 { o["percentile90"] = p }
+            object["turns_distribution"] = o
         }
         if let turns = r.turns { object["turns"] = valueObject(turns) }
         object["metrics"] = Dictionary(uniqueKeysWithValues: r.metrics.map {
