@@ -47,7 +47,7 @@ extension DiceHostCommand {
         @Option(help: "With --sweep: also draw the rows as an SVG line chart into this file.")
         var chart: String?
 
-        @Option(help: "solver: the rules' bot in each seat against best play in the others (exact, as `dicehost solve`).")
+        @Option(help: "solver: the rules' bot in each seat against best play in the others (exact, as `dicehost solve`); FILE.lua: a policy module (as `solve --policy` writes) in each seat against the rules' bot.")
         var vs: String?
 
         @Flag(help: "Print the result as JSON.")
@@ -79,8 +79,8 @@ extension DiceHostCommand {
                 return
             }
             if let vs {
-                guard vs == "solver" else {
-                    printError("dicehost: --vs takes 'solver' (the best player), got '\(vs)'")
+                guard vs == "solver" || vs.hasSuffix(".lua") else {
+                    printError("dicehost: --vs takes 'solver' (the best player) or a policy module FILE.lua (as `dicehost solve --policy` writes), got '\(vs)'")
                     throw ExitStatus.usage
                 }
                 var best = BestPlay.Options()
@@ -89,6 +89,26 @@ extension DiceHostCommand {
                 best.maxStates = options.maxStates
                 best.maxMemory = options.maxMemory
                 let showsProgress = !quiet && isatty(STDERR_FILENO) != 0
+                if vs != "solver" {
+                    let played: PolicyVersus
+                    do {
+                        defer { if showsProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) } }
+                        played = try BestPlay.versus(rulesFile: rules, policyFile: vs, options: best) { line in
+                            if showsProgress { FileHandle.standardError.write(Data("\r\u{1B}[K\(rules): \(line)".utf8)) }
+                        }
+                    } catch let error as PolicyError {
+                        printError("dicehost: --vs: \(error)")
+                        throw ExitStatus.failure
+                    } catch let error as OddsError {
+                        printError("\(rules): \(error)")
+                        throw ExitStatus.failure
+                    } catch let error as GameError {
+                        printError("\(error)")
+                        throw ExitStatus.scriptDoesNotLoad
+                    }
+                    print(json ? OddsReport.json(played) : OddsReport.text(played, rules: rules))
+                    return
+                }
                 let versus: BestPlay.Versus
                 do {
                     defer { if showsProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) } }
@@ -182,9 +202,9 @@ extension DiceHostCommand {
 /// How `dicehost odds` shows a result.
 enum OddsReport {
     /// Median, 90th percentile and a histogram of the number of rolls (bins of equal width).
-    static func rollHistogram(_ d: LengthDistribution) -> [String] {
+    static func rollHistogram(_ d: LengthDistribution, of what: String = "rolls") -> [String] {
         guard let median = d.median, let p90 = d.percentile90 else { return [] }
-        var lines = ["rolls per game: median \(median), 90th percentile \(p90), at most \(d.probability.count - 1)"
+        var lines = ["\(what) per game: median \(median), 90th percentile \(p90), at most \(d.probability.count - 1)"
                      + (d.unfinished > 1e-9 ? String(format: " (%.2g not ended)", d.unfinished) : "")]
         let last = max(d.quantile(0.999) ?? (d.probability.count - 1), 1)
         let width = max(1, (last + 15) / 16)
@@ -215,6 +235,25 @@ enum OddsReport {
                          + String(format: "%.6f", best - bot))
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// `--vs FILE.lua`: a policy module in each seat against the rules' bot.
+    static func text(_ v: PolicyVersus, rules: String) -> String {
+        var lines = ["\(rules): the policy \(v.policyFile) in each seat against the rules' bot in the others",
+                     String(format: "%d positions; value iteration to %.1e (largest change in the last sweep %.1e); %.2f s",
+                            v.states, v.tolerance, v.residual, v.seconds), "",
+                     "seat            policy vs bot  bot vs bot     gained"]
+        for (seat, name) in v.players.enumerated() {
+            let policy = v.policyInSeat[seat][seat], bot = v.botOnly[seat]
+            lines.append(pad(name, 16) + pad(String(format: "%.6f", policy), 15) + pad(String(format: "%.6f", bot), 15)
+                         + String(format: "%+.6f", policy - bot))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func json(_ v: PolicyVersus) -> String {
+        encode(["players": v.players, "policy": v.policyFile, "policyInSeat": v.policyInSeat, "botOnly": v.botOnly,
+                "states": v.states, "residual": v.residual, "tolerance": v.tolerance, "seconds": v.seconds] as [String: Any])
     }
 
     static func json(_ v: BestPlay.Versus) -> String {
@@ -261,6 +300,7 @@ enum OddsReport {
         if let rolls = r.rolls, let turns = r.turns {
             lines.append("expected rolls \(expectation(rolls)), expected turns \(expectation(turns))")
             if let d = r.rollDistribution { lines += rollHistogram(d) }
+            if let d = r.turnDistribution { lines += rollHistogram(d, of: "turns") }
         } else {
             lines.append("expected rolls and turns: infinite (the bots may never end the game)")
         }
@@ -335,6 +375,12 @@ enum OddsReport {
             if let m = d.median { o["median"] = m }
             if let p = d.percentile90 { o["percentile90"] = p }
             object["rolls_distribution"] = o
+        }
+        if let d = r.turnDistribution {
+            var o: [String: Any] = ["probability": d.probability, "unfinished": d.unfinished]
+            if let m = d.median { o["median"] = m }
+            if let p = d.percentile90 { o["percentile90"] = p }
+            object["turns_distribution"] = o
         }
         if let turns = r.turns { object["turns"] = valueObject(turns) }
         object["metrics"] = Dictionary(uniqueKeysWithValues: r.metrics.map {

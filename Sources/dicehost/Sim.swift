@@ -51,6 +51,12 @@ extension DiceHostCommand.Sim {
         @Option(help: "Moves after which a game that has not ended counts as unfinished.")
         var moveLimit = 10_000
 
+        @Option(help: "One study per value of a param, e.g. --sweep target=10..60:10: each seat's win rate with its 95% interval, the fairest value marked.")
+        var sweep: String?
+
+        @Option(help: "With --sweep: also draw the rows as an SVG line chart into this file.")
+        var chart: String?
+
         @Flag(help: "Print the result as JSON (the input of `dicehost sim merge`).")
         var json = false
 
@@ -74,6 +80,11 @@ extension DiceHostCommand.Sim {
                 throw ExitStatus.usage
             }
             plan.players = try DiceHostCommand.Play.players(players, rules: rules, params: plan.params)
+            if let sweep { return try runSweep(sweep, plan) }
+            if chart != nil {
+                printError("dicehost: --chart draws a --sweep; add --sweep param=first..last[:step]")
+                throw ExitStatus.usage
+            }
             let table = try csv.map { try SimCSV(path: $0, force: force, games: plan.range.count * (compare == nil ? 1 : 2),
                                                  rules: [rules] + (compare.map { [$0] } ?? [])) }
             plan.gameFinished = table.map { table in { [rules] game in table.add(game, rules: rules) } }
@@ -111,6 +122,76 @@ extension DiceHostCommand.Sim {
             }
             print(json ? SimReport.json(first, comparedWith: second) : SimReport.text(first, comparedWith: second))
             if first.errors + second.errors > 0 { throw ExitStatus.failure }
+        }
+
+        /// `--sweep`: one study per value (the same seed for each), a row each.
+        func runSweep(_ text: String, _ base: Simulation.Plan) throws {
+            let sweep: Sweep
+            do {
+                sweep = try Sweep.parse(text)
+                if compare != nil || shard != nil || csv != nil {
+                    throw GameOptions.UsageError(description: "--sweep does not combine with --compare, --shard or --csv")
+                }
+            } catch {
+                printError("dicehost: \(error)")
+                throw ExitStatus.usage
+            }
+            if seed == nil && !json { print("seed \(base.seed)") }
+            let stop = SimulationStop()
+            SimInterrupt.install()
+            let bar = ProgressBar(total: base.range.count * sweep.values.count)
+            var rows: [Sweep.Row] = []
+            var results: [SimulationResult] = []
+            for value in sweep.values {
+                var plan = base
+                plan.params = base.params.filter { $0.0 != sweep.param } + [(sweep.param, String(value))]
+                plan.stop = stop
+                let result = try simulate(plan, bar: bar, label: "\(sweep.param)=\(value)", stop: stop)
+                if stop.isRequested {
+                    bar.finish()
+                    printError("dicehost: stopped by Ctrl-C at \(sweep.param)=\(value); no rows printed")
+                    throw ExitStatus.failure
+                }
+                if result.errors > 0 {
+                    bar.finish()
+                    print(SimReport.text(result))
+                    throw ExitStatus.failure
+                }
+                results.append(result)
+                let estimates = result.wins.map { Estimate.proportion($0, of: result.games) }
+                rows.append(Sweep.Row(value: value, wins: estimates.map(\.value),
+                                      length: result.rolls.count > 0 ? result.rolls.mean : nil,
+                                      intervals: estimates.map { ($0.lower, $0.upper) }))
+            }
+            bar.finish()
+            let players = results.first?.study.players ?? []
+            let name = results.first?.study.rules ?? rules
+            if let chart {
+                let title = "\(name): win rate by \(sweep.param) (\(base.range.count) games each, 95% intervals)"
+                let isOurs = (try? String(contentsOfFile: chart, encoding: .utf8))?.hasPrefix("<?xml") ?? true
+                do {
+                    try SafeFileWriter(protectedPaths: [rules], force: isOurs).write(Sweep.svg(rows, players: players, param: sweep.param, title: title), to: chart)
+                } catch {
+                    printError("dicehost: --chart: \(error)")
+                    throw ExitStatus.failure
+                }
+            }
+            if json {
+                let fair = Sweep.fairest(rows)
+                let object: [[String: Any]] = rows.enumerated().map { i, row in
+                    var o: [String: Any] = [sweep.param: row.value, "games": results[i].games,
+                                            "wins": Dictionary(uniqueKeysWithValues: zip(players, row.wins)),
+                                            "intervals": Dictionary(uniqueKeysWithValues: zip(players, (row.intervals ?? []).map { [$0.lower, $0.upper] })),
+                                            "unfinished": results[i].unfinished, "fairest": i == fair]
+                    if let length = row.length { o["rolls"] = length }
+                    return o
+                }
+                let data = (try? JSONSerialization.data(withJSONObject: ["param": sweep.param, "seed": base.seed, "rows": object], options: [.sortedKeys])) ?? Data()
+                print(String(decoding: data, as: UTF8.self))
+            } else {
+                print("\(name) (\(rules)): win rates in \(base.range.count) games per value (95% intervals), by \(sweep.param)")
+                print(Sweep.table(rows, players: players, param: sweep.param, lengthTitle: "mean rolls"))
+            }
         }
 
         /// Ctrl-C stopped the study: what was played so far, marked partial.

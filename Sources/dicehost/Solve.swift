@@ -39,6 +39,9 @@ extension DiceHostCommand {
         @Option(help: "Write the best-play policy as a Lua module a rule script's bot can require.")
         var policy: String?
 
+        @Flag(help: "Also print the policy compactly: for Pig-like games the hold threshold by both scores, else the best moves by each field's value.")
+        var explain = false
+
         @Flag(help: "Print the result as JSON.")
         var json = false
 
@@ -57,6 +60,7 @@ extension DiceHostCommand {
                 options.maxMemory = try MemorySize.parse(maxMemory, option: "--max-memory")
                 options.tolerance = tolerance
                 options.writesPolicy = policy != nil
+                options.explains = explain
             } catch {
                 printError("dicehost: \(error)")
                 throw ExitStatus.usage
@@ -86,6 +90,7 @@ extension DiceHostCommand {
                 }
             }
             print(json ? SolveReport.json(result) : SolveReport.text(result))
+            if !json, let explanation = result.explanation { print("\n" + SolveReport.explain(explanation)) }
         }
     }
 }
@@ -127,7 +132,67 @@ enum SolveReport {
             "moveCounts": Dictionary(uniqueKeysWithValues: r.moveCounts.map { ($0.0, $0.1) }),
         ]
         if let first = r.firstMove { object["firstMove"] = first }
+        if let e = r.explanation { object["explain"] = explainObject(e) }
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "{}" }
         return String(decoding: data, as: UTF8.self)
+    }
+
+    /// `--explain`: the threshold table of a Pig-like game, else the moves by field value.
+    static func explain(_ e: PolicyExplanation) -> String {
+        if let t = e.threshold { return threshold(t) }
+        var lines = ["best moves of the \(e.positions) positions where a player decides, by the value of each field "
+                     + "(me: the player deciding; fields with one value left out):"]
+        if e.byField.isEmpty { lines.append("  (no field takes more than one value)") }
+        for field in e.byField {
+            lines.append("  \(field.field):")
+            for (value, moves) in field.values.prefix(16) {
+                lines.append("    " + OddsReport.pad(value, 10) + moves.map { "\($0.0) \($0.1)" }.joined(separator: ", "))
+            }
+            if field.values.count > 16 { lines.append("    (\(field.values.count - 16) more values)") }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func threshold(_ t: PolicyExplanation.Threshold) -> String {
+        let width = t.largestScore < 20 ? 1 : (t.largestScore + 10) / 10
+        // Only buckets holding a score the game reaches (Pig never has a score of 1).
+        let reached = Set(t.cells.keys).union(t.cells.values.flatMap(\.keys))
+        let buckets = stride(from: 0, through: t.largestScore, by: width).filter { b in (b..<b + width).contains { reached.contains($0) } }
+        func label(_ from: Int) -> String { width == 1 ? String(from) : "\(from)-\(from + width - 1)" }
+        // The cell at the lowest scores of a bucket that the game reaches.
+        func cell(_ i0: Int, _ j0: Int) -> (at: Int?, clean: Bool)? {
+            for i in i0..<i0 + width { for j in j0..<j0 + width { if let c = t.cells[i]?[j] { return c } } }
+            return nil
+        }
+        let column = max(6, label(buckets.last ?? 0).count + 1)
+        var lines = ["best play: \(t.action) once \(t.turnField) reaches the number shown, by \(t.scoreField) "
+                     + "(rows: mine, columns: the opponent's" + (width > 1 ? "; each cell at the lowest scores of its bucket" : "") + ")",
+                     "'-': never \(t.action), roll on; '*': rolling and \(t.action) interleave above the number", ""]
+        lines.append(OddsReport.pad("me \\ opp", 10) + buckets.map { $0 == buckets.last ? label($0) : OddsReport.pad(label($0), column) }.joined())
+        for i in buckets {
+            var line = OddsReport.pad(label(i), 10)
+            for j in buckets {
+                let text: String
+                if let c = cell(i, j) { text = (c.at.map(String.init) ?? "-") + (c.clean ? "" : "*") } else { text = "" }
+                line += j == buckets.last ? text : OddsReport.pad(text, column)
+            }
+            lines.append(line)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func explainObject(_ e: PolicyExplanation) -> [String: Any] {
+        if let t = e.threshold {
+            var cells: [String: [String: Any]] = [:]
+            for (i, row) in t.cells {
+                for (j, c) in row {
+                    cells[String(i), default: [:]][String(j)] = ["at": c.at.map { $0 as Any } ?? NSNull(), "clean": c.clean]
+                }
+            }
+            return ["action": t.action, "turnField": t.turnField, "scoreField": t.scoreField, "threshold": cells]
+        }
+        return ["byField": Dictionary(uniqueKeysWithValues: e.byField.map { f in
+            (f.field, Dictionary(uniqueKeysWithValues: f.values.map { ($0.value, Dictionary(uniqueKeysWithValues: $0.moves.map { ($0.0, $0.1) })) }))
+        })]
     }
 }

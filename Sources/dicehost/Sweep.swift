@@ -34,6 +34,8 @@ struct Sweep {
         var value: Int
         var wins: [Double]
         var length: Double?
+        /// Each seat's 95% interval (a simulation's estimate; nil when exact).
+        var intervals: [(lower: Double, upper: Double)]? = nil
     }
 
     /// The row whose seats are nearest one another (the largest minus the smallest win).
@@ -45,9 +47,15 @@ struct Sweep {
 
     static func table(_ rows: [Row], players: [String], param: String, lengthTitle: String) -> String {
         let fair = fairest(rows)
-        var lines = [OddsReport.pad(param, 10) + players.map { OddsReport.pad($0, 14) }.joined() + lengthTitle]
+        let column = rows.contains { $0.intervals != nil } ? 26 : 14
+        var lines = [OddsReport.pad(param, 10) + players.map { OddsReport.pad(column == 26 ? "\($0) [95%]" : $0, column) }.joined() + lengthTitle]
         for (i, row) in rows.enumerated() {
-            var line = OddsReport.pad(String(row.value), 10) + row.wins.map { OddsReport.pad(String(format: "%.6f", $0), 14) }.joined()
+            var line = OddsReport.pad(String(row.value), 10)
+            if let intervals = row.intervals {
+                line += zip(row.wins, intervals).map { OddsReport.pad(String(format: "%.4f [%.4f, %.4f]", $0.0, $0.1.lower, $0.1.upper), 26) }.joined()
+            } else {
+                line += row.wins.map { OddsReport.pad(String(format: "%.6f", $0), 14) }.joined()
+            }
             line += row.length.map { String(format: "%.3f", $0) } ?? "-"
             if i == fair { line += "   <- fairest" }
             lines.append(line)
@@ -109,6 +117,12 @@ struct Sweep {
             let colour = colours[seat % colours.count]
             let points = rows.map { "\(f(x(Double($0.value)))),\(f(y($0.wins.count > seat ? $0.wins[seat] : 0)))" }.joined(separator: " ")
             out.append(#"<polyline fill="none" stroke="\#(colour)" stroke-width="2" points="\#(points)"/>"#)
+            // A simulation's 95% interval of each point: a short vertical bar.
+            for row in rows {
+                guard let intervals = row.intervals, intervals.count > seat else { continue }
+                let px = f(x(Double(row.value)))
+                out.append(#"<line x1="\#(px)" y1="\#(f(y(intervals[seat].upper)))" x2="\#(px)" y2="\#(f(y(intervals[seat].lower)))" stroke="\#(colour)" stroke-width="1"/>"#)
+            }
             let ly = top + 20 + Double(seat) * 18
             out.append(#"<line x1="\#(f(left + plotW + 8))" y1="\#(f(ly - 4))" x2="\#(f(left + plotW + 28))" y2="\#(f(ly - 4))" stroke="\#(colour)" stroke-width="2"/>"#)
             out.append(#"<text x="\#(f(left + plotW + 32))" y="\#(f(ly))">\#(esc(name))</text>"#)

@@ -146,11 +146,12 @@ import Testing
         let help = try runDicehost(["--help"])
         #expect(help.status == 0)
         for usage in ["dicehost play <rules> [--players <players>]", "dicehost test [<paths> ...] [-k <k>] [--update] [--watch]",
-                      "[--csv <csv>]", "dicehost sim merge <files> ...", "dicehost check <rules> [--set <set> ...]", "dicehost new <name>"] {
+                      "dicehost sim run [<options>] <rules>", "dicehost sim merge <files> ...", "dicehost check <rules> [--set <set> ...]", "dicehost new <name>"] {
             #expect(help.stdout.contains(usage), "\(usage)")
         }
         let sim = try runDicehost(["sim", "--help"])
-        #expect(sim.stdout.contains("--games <games>") && sim.stdout.contains("--move-limit") && sim.stdout.contains("dicehost sim merge"), "\(sim.stdout)")
+        #expect(sim.stdout.contains("--games <games>") && sim.stdout.contains("--move-limit") && sim.stdout.contains("--csv <csv>")
+                && sim.stdout.contains("--sweep <sweep>") && sim.stdout.contains("dicehost sim merge"), "\(sim.stdout)")
     }
 
     @Test func simWritesOneCSVRowPerGame() throws {

@@ -31,6 +31,8 @@ public enum BestPlay {
         public var maxMemory = Odds.defaultMaxMemory
         /// Write the best-play policy as a Lua module (`Result.policyModule`).
         public var writesPolicy = false
+        /// Tell the policy compactly (`Result.explanation`).
+        public var explains = false
         public init() {}
     }
 
@@ -73,6 +75,8 @@ public enum BestPlay {
         public var processMemoryPeak: Int
         /// The policy as a Lua module a bot can `require` (with `Options.writesPolicy`).
         public var policyModule: String?
+        /// The policy told compactly (with `Options.explains`).
+        public var explanation: PolicyExplanation? = nil
     }
 
     static func explore(rulesFile: String, options: Options, askBot: Bool,
@@ -121,6 +125,7 @@ public enum BestPlay {
             let chances = zip(game.playerNames, wins).map { String(format: "%@ %.6f", $0.0, $0.1) }.joined(separator: ", ")
             module = try explorer.policyModule(choice: solution.choice, heading: heading, chances: chances)
         }
+        let explanation = options.explains ? try explorer.explanation(choice: solution.choice) : nil
         return Result(rules: game.rules.name, rulesFile: rulesFile, players: game.playerNames,
                       params: options.params.map { "\($0.0)=\($0.1)" },
                       wins: wins, draw: start[seats],
@@ -132,7 +137,8 @@ public enum BestPlay {
                       moveCounts: counts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { ($0.key, $0.value) },
                       droppedLastRoll: !keptLastRoll,
                       exploreSeconds: Double(explored - started) / 1e9, solveSeconds: Double(solved - explored) / 1e9,
-                      luaMemoryPeak: game.lua.memoryPeak, processMemoryPeak: Odds.maxResidentBytes(), policyModule: module)
+                      luaMemoryPeak: game.lua.memoryPeak, processMemoryPeak: Odds.maxResidentBytes(), policyModule: module,
+                      explanation: explanation)
     }
 }
 
@@ -202,8 +208,10 @@ final class MoveGraph {
     }
 
     /// Value iteration: Gauss–Seidel sweeps from the last position found to the first.
-    /// Seats in `botSeats` make their bot's move; every other seat its best reply.
+    /// Seats in `botSeats` make their bot's move, seats in `policySeats` the move
+    /// `policyMove` gives (per position); every other seat its best reply.
     func iterate(seats: Int, tolerance: Double, maxSweeps: Int, botSeats: Set<Int> = [],
+                 policySeats: Set<Int> = [], policyMove: [Int32] = [],
                  progress: ((Int, Double) -> Void)?) -> Solution {
         let width = seats + 1
         let n = count
@@ -227,7 +235,7 @@ final class MoveGraph {
             for s in stride(from: n - 1, through: 0, by: -1) where terminal[s] == nil {
                 let me = Int(decider[s])
                 var bestMove: Int32 = -1
-                let forced = botSeats.contains(me) ? Int(botMove[s]) : -1
+                let forced = botSeats.contains(me) ? Int(botMove[s]) : policySeats.contains(me) ? Int(policyMove[s]) : -1
                 let range = forced >= 0 ? forced..<forced + 1 : moveStart[s]..<moveStart[s + 1]
                 for m in range where forced >= 0 || !botOnly.contains(m) {
                     for k in 0..<width { candidate[k] = 0 }

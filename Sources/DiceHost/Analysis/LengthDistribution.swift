@@ -74,4 +74,58 @@ public struct LengthDistribution: Sendable, Equatable {
         }
         return LengthDistribution(probability: probability, unfinished: max(0, remaining))
     }
+
+    /// The distribution of the number of turns (the first included): mass moved along the
+    /// chain one turn count at a time, a worklist within each count. Nil when a step may
+    /// begin more than one turn (or 255 and more), or a count never settles (a cycle that
+    /// begins no turn and barely ends).
+    static func turns(of graph: StateGraph, tolerance: Double = 1e-12, maxTurns: Int = 100_000) -> LengthDistribution? {
+        let n = graph.count
+        guard graph.edgeTurns.count == graph.edgeTarget.count, !graph.edgeTurns.contains(where: { $0 > 1 }) else { return nil }
+        var mass = [Double](repeating: 0, count: n)
+        var next = [Double](repeating: 0, count: n)
+        var queued = [Bool](repeating: false, count: n)
+        var probability: [Double] = []
+        var remaining = 1.0
+        var turns = graph.initialTurns
+        func ended(_ p: Double, at count: Int) {
+            while probability.count <= count { probability.append(0) }
+            probability[count] += p
+        }
+        if graph.terminal[0] != nil { return LengthDistribution(probability: [1], unfinished: 0) }
+        mass[0] = 1
+        var work: [Int] = [0]
+        while remaining > tolerance && turns <= maxTurns && !work.isEmpty {
+            for s in work { queued[s] = true }
+            var head = 0
+            var nextWork: [Int] = []
+            while head < work.count {
+                guard head < 64 * (n + 16) else { return nil }
+                let s = work[head]
+                head += 1
+                queued[s] = false
+                let m = mass[s]
+                mass[s] = 0
+                guard m > 1e-300 else { remaining -= m; continue }
+                let d = Double(graph.denominator[s])
+                for e in graph.edges(of: s) {
+                    let t = Int(graph.edgeTarget[e]), share = m * Double(graph.edgeWeight[e]) / d
+                    if graph.terminal[t] != nil {
+                        ended(share, at: turns + Int(graph.edgeTurns[e]))
+                        remaining -= share
+                    } else if graph.edgeTurns[e] == 0 {
+                        mass[t] += share
+                        if !queued[t] { queued[t] = true; work.append(t) }
+                    } else {
+                        if next[t] == 0 { nextWork.append(t) }
+                        next[t] += share
+                    }
+                }
+            }
+            swap(&mass, &next)
+            work = nextWork
+            turns += 1
+        }
+        return LengthDistribution(probability: probability, unfinished: max(0, remaining))
+    }
 }

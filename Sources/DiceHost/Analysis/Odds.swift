@@ -78,6 +78,9 @@ public enum Odds {
         /// The exact distribution of the number of rolls per game (nil when a step makes
         /// more than one roll).
         public var rollDistribution: LengthDistribution? = nil
+        /// The exact distribution of the number of turns per game, the first included (nil
+        /// when a step may begin more than one turn).
+        public var turnDistribution: LengthDistribution? = nil
         public var metrics: [Metric]
         public var droppedLastRoll: Bool
         public var exploreSeconds: Double
@@ -122,6 +125,7 @@ public enum Odds {
             result.errorBound = solution.errorBound
         }
         result.rollDistribution = LengthDistribution.rolls(of: graph)
+        result.turnDistribution = LengthDistribution.turns(of: graph)
         let solved = DispatchTime.now().uptimeNanoseconds
         result.exploreSeconds = Double(explored - started) / 1e9
         result.solveSeconds = Double(solved - explored) / 1e9

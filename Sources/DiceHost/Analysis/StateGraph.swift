@@ -83,6 +83,9 @@ final class StateGraph {
     /// Per position, Σ weight × (rolls made, turns begun) over its edges.
     var rollsWeight: [Int32] = []
     var turnsWeight: [Int32] = []
+    /// Per edge, the turns its step began (capped at 255), for the distribution of turns;
+    /// outcomes that reach one position with different counts are separate edges.
+    var edgeTurns: [UInt8] = []
     /// Per position, its metric records: metricEntries[metricStart[i]..<metricStart[i + 1]].
     var metricStart: [Int] = [0]
     var metricEntries: [(metric: Int32, weight: Int32, value: Double)] = []
@@ -412,11 +415,13 @@ final class StateExplorer {
             let (target, _) = try encodeCurrent()
             graph.edgeTarget.append(Int32(target))
             graph.edgeWeight.append(1)
+            graph.edgeTurns.append(UInt8(clamping: game.host.turns))
             return
         }
         graph.denominator.append(Int32(outcomes.count))
-        var weights: [Int32: Int32] = [:]
-        var order: [Int32] = []
+        // Keyed by target and the turns begun on the way (see `edgeTurns`).
+        var weights: [Int64: Int32] = [:]
+        var order: [Int64] = []
         var first: Int32 = -1
         let snapshot: [LuaValue]
         do { snapshot = try game.lua.call(game.api.snapshot, [.table(game.g)], budget: .some(nil)) } catch {
@@ -431,8 +436,9 @@ final class StateExplorer {
             stepEffects(weight: 1)
             let (target, _) = try encodeCurrent()
             let t = Int32(target)
-            if weights[t] == nil { order.append(t) }
-            weights[t, default: 0] += 1
+            let key = Int64(t) << 8 | Int64(UInt8(clamping: game.host.turns))
+            if weights[key] == nil { order.append(key) }
+            weights[key, default: 0] += 1
             if i == 0 { first = t }
         }
         // Every few positions the first roll is played again, twice, from the same
@@ -453,9 +459,10 @@ final class StateExplorer {
                 }
             }
         }
-        for t in order {
-            graph.edgeTarget.append(t)
-            graph.edgeWeight.append(weights[t] ?? 0)
+        for key in order {
+            graph.edgeTarget.append(Int32(truncatingIfNeeded: key >> 8))
+            graph.edgeWeight.append(weights[key] ?? 0)
+            graph.edgeTurns.append(UInt8(truncatingIfNeeded: key & 0xFF))
         }
     }
 

@@ -1,0 +1,105 @@
+import Foundation
+import Lua
+
+/// A policy module (as `dicehost solve --policy` writes it) against the rules' bot:
+/// for each seat, every seat's chances when that seat plays the module's `move(g, p)` and
+/// every other seat its rules' bot. Exact up to the value-iteration tolerance (both sides
+/// are fixed, so no choice is left; the iteration only sums the chain).
+///
+///     let v = try BestPlay.versus(rulesFile: "examples/rules/pig.lua", policyFile: "pig-best.lua")
+///     v.policyInSeat[0][0]    // the first seat's chance when it plays the policy
+public struct PolicyVersus: Sendable {
+    public var players: [String]
+    public var policyFile: String
+    /// policyInSeat[s][k]: seat k's chance when seat s plays the policy, the others the bot.
+    public var policyInSeat: [[Double]]
+    /// Every seat its rules' bot (as `dicehost odds`).
+    public var botOnly: [Double]
+    public var states: Int
+    public var residual: Double
+    public var tolerance: Double
+    public var seconds: Double
+}
+
+/// Why a policy module cannot be played: the file, and what was expected of it.
+public struct PolicyError: Error, CustomStringConvertible {
+    public var file: String
+    public var problem: String
+    public var description: String { "policy module \(file): \(problem)" }
+}
+
+extension BestPlay {
+    public static func versus(rulesFile: String, policyFile: String, options: Options = Options(),
+                              progress: ((String) -> Void)? = nil) throws -> PolicyVersus {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: policyFile, isDirectory: &isFolder), !isFolder.boolValue else {
+            throw PolicyError(file: policyFile, problem: "no such file (write one with `dicehost solve RULES --policy \(policyFile)`)")
+        }
+        let started = DispatchTime.now().uptimeNanoseconds
+        let (explorer, _) = try explore(rulesFile: rulesFile, options: options, askBot: true, progress: progress)
+        let game = explorer.game, graph = explorer.graph
+        let move = try explorer.policyMoveFunction(file: policyFile)
+        let policyMove = try explorer.policyMoves(move, file: policyFile)
+        let seats = game.playerNames.count
+        var residual = 0.0
+        func start(_ bots: Set<Int>, policy: Set<Int>) -> [Double] {
+            let solution = graph.iterate(seats: seats, tolerance: options.tolerance, maxSweeps: options.maxSweeps,
+                                         botSeats: bots, policySeats: policy, policyMove: policyMove, progress: nil)
+            residual = max(residual, solution.residual)
+            return Array(solution.values[0..<seats])
+        }
+        let all = Set(0..<seats)
+        let rows = (0..<seats).map { start(all.subtracting([$0]), policy: [$0]) }
+        let bots = start(all, policy: [])
+        return PolicyVersus(players: game.playerNames, policyFile: policyFile, policyInSeat: rows, botOnly: bots,
+                            states: graph.count, residual: residual, tolerance: options.tolerance,
+                            seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
+    }
+}
+
+extension MoveExplorer {
+    /// Loads a policy module into the analysing game's Lua and returns its `move`.
+    func policyMoveFunction(file: String) throws -> LuaValue {
+        let lua = game.lua
+        let module: LuaValue
+        do {
+            let chunk = try lua.load(file: file)
+            module = try lua.call(.function(chunk), []).first ?? .nil
+        } catch {
+            throw PolicyError(file: file, problem: "does not load: \(error)")
+        }
+        guard case .table(let table) = module else {
+            throw PolicyError(file: file, problem: "returns \(module.typeName), expected a table with a function move(g, p) (as `dicehost solve --policy` writes)")
+        }
+        let move = lua.get(table, "move")
+        guard case .function = move else {
+            throw PolicyError(file: file, problem: "its table has no function move(g, p) (as `dicehost solve --policy` writes)")
+        }
+        return move
+    }
+
+    /// The policy's move in every position where a player decides (-1 elsewhere), as an
+    /// index into the graph's moves; a move that is not legal there is an error.
+    func policyMoves(_ move: LuaValue, file: String) throws -> [Int32] {
+        var chosen = [Int32](repeating: -1, count: graph.count)
+        for s in 0..<graph.count where graph.terminal[s] == nil {
+            try states.restore(s)
+            let seat = Int(graph.decider[s]) + 1
+            let answer: LuaValue
+            do {
+                answer = try game.lua.call(move, [try game.botSubject(seat: seat), try game.playerValue(seat)]).first ?? .nil
+            } catch {
+                throw PolicyError(file: file, problem: "move(g, \(game.playerName(seat: seat))) failed: \(error)")
+            }
+            try states.checkRandom("the policy module's move")
+            let label = Self.label(of: answer, lua: game.lua)
+            guard let found = (graph.moveStart[s]..<graph.moveStart[s + 1]).first(where: { !graph.botOnly.contains($0) && graph.moves[$0].label == label }) else {
+                let legal = (graph.moveStart[s]..<graph.moveStart[s + 1]).filter { !graph.botOnly.contains($0) }.map { graph.moves[$0].label }
+                throw PolicyError(file: file, problem: "move(g, \(game.playerName(seat: seat))) answered '\(label)', which is not a legal move "
+                                  + "in a position the game reaches (legal there: \(legal.joined(separator: ", "))); was it written for other rules or params?")
+            }
+            chosen[s] = Int32(found)
+        }
+        return chosen
+    }
+}
