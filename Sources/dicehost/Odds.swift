@@ -88,39 +88,15 @@ extension DiceHostCommand {
                 best.params = options.params
                 best.maxStates = options.maxStates
                 best.maxMemory = options.maxMemory
-                let showsProgress = !quiet && isatty(STDERR_FILENO) != 0
                 if vs != "solver" {
-                    let played: PolicyVersus
-                    do {
-                        defer { if showsProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) } }
-                        played = try BestPlay.versus(rulesFile: rules, policyFile: vs, options: best) { line in
-                            if showsProgress { FileHandle.standardError.write(Data("\r\u{1B}[K\(rules): \(line)".utf8)) }
-                        }
-                    } catch let error as PolicyError {
-                        printError("dicehost: --vs: \(error)")
-                        throw ExitStatus.failure
-                    } catch let error as OddsError {
-                        printError("\(rules): \(error)")
-                        throw ExitStatus.failure
-                    } catch let error as GameError {
-                        printError("\(error)")
-                        throw ExitStatus.scriptDoesNotLoad
+                    let played = try AnalysisProgress.run(rules, quiet: quiet) { progress in
+                        try BestPlay.versus(rulesFile: rules, policyFile: vs, options: best, progress: progress)
                     }
                     print(json ? OddsReport.json(played) : OddsReport.text(played, rules: rules))
                     return
                 }
-                let versus: BestPlay.Versus
-                do {
-                    defer { if showsProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) } }
-                    versus = try BestPlay.versus(rulesFile: rules, options: best) { line in
-                        if showsProgress { FileHandle.standardError.write(Data("\r\u{1B}[K\(rules): \(line)".utf8)) }
-                    }
-                } catch let error as OddsError {
-                    printError("\(rules): \(error)")
-                    throw ExitStatus.failure
-                } catch let error as GameError {
-                    printError("\(error)")
-                    throw ExitStatus.scriptDoesNotLoad
+                let versus = try AnalysisProgress.run(rules, quiet: quiet) { progress in
+                    try BestPlay.versus(rulesFile: rules, options: best, progress: progress)
                 }
                 print(json ? OddsReport.json(versus) : OddsReport.text(versus, rules: rules))
                 return
@@ -154,13 +130,7 @@ extension DiceHostCommand {
             let players = results.first?.players ?? []
             if let chart {
                 let title = "\(results.first?.rules ?? rules): win probability by \(plan.param) (the rules' bots)"
-                let isOurs = (try? String(contentsOfFile: chart, encoding: .utf8))?.hasPrefix("<?xml") ?? true
-                do {
-                    try SafeFileWriter(protectedPaths: [rules], force: isOurs).write(Sweep.svg(rows, players: players, param: plan.param, title: title), to: chart)
-                } catch {
-                    printError("dicehost: --chart: \(error)")
-                    throw ExitStatus.failure
-                }
+                try Sweep.writeChart(rows, players: players, param: plan.param, title: title, to: chart, rules: rules)
             }
             if json {
                 let fair = Sweep.fairest(rows)
@@ -179,21 +149,8 @@ extension DiceHostCommand {
         }
 
         func analyse(_ file: String, _ options: DiceHost.Odds.Options) throws -> DiceHost.Odds.Result {
-            let showsProgress = !quiet && isatty(STDERR_FILENO) != 0
-            defer { if showsProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) } }
-            do {
-                return try DiceHost.Odds.analyse(rulesFile: file, options: options) { line in
-                    if showsProgress { FileHandle.standardError.write(Data("\r\u{1B}[K\(file): \(line)".utf8)) }
-                }
-            } catch let error as OddsError {
-                if showsProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-                printError("\(file): \(error)")
-                throw ExitStatus.failure
-            } catch let error as GameError {
-                printError("\(error)")
-                throw ExitStatus.scriptDoesNotLoad
-            } catch let error as RuleSet.OverrideError {
-                throw ExitStatus.loadFailure(error)
+            try AnalysisProgress.run(file, quiet: quiet) { progress in
+                try DiceHost.Odds.analyse(rulesFile: file, options: options, progress: progress)
             }
         }
     }

@@ -168,13 +168,7 @@ extension DiceHostCommand.Sim {
             let name = results.first?.study.rules ?? rules
             if let chart {
                 let title = "\(name): win rate by \(sweep.param) (\(base.range.count) games each, 95% intervals)"
-                let isOurs = (try? String(contentsOfFile: chart, encoding: .utf8))?.hasPrefix("<?xml") ?? true
-                do {
-                    try SafeFileWriter(protectedPaths: [rules], force: isOurs).write(Sweep.svg(rows, players: players, param: sweep.param, title: title), to: chart)
-                } catch {
-                    printError("dicehost: --chart: \(error)")
-                    throw ExitStatus.failure
-                }
+                try Sweep.writeChart(rows, players: players, param: sweep.param, title: title, to: chart, rules: rules)
             }
             if json {
                 let fair = Sweep.fairest(rows)

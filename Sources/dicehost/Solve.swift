@@ -66,19 +66,8 @@ extension DiceHostCommand {
                 throw ExitStatus.usage
             }
             options.players = try DiceHostCommand.Play.players(players, rules: rules, params: options.params)
-            let showsProgress = !quiet && isatty(STDERR_FILENO) != 0
-            let result: BestPlay.Result
-            do {
-                defer { if showsProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) } }
-                result = try BestPlay.solve(rulesFile: rules, options: options) { line in
-                    if showsProgress { FileHandle.standardError.write(Data("\r\u{1B}[K\(rules): \(line)".utf8)) }
-                }
-            } catch let error as OddsError {
-                printError("\(rules): \(error)")
-                throw ExitStatus.failure
-            } catch let error as GameError {
-                printError("\(error)")
-                throw ExitStatus.scriptDoesNotLoad
+            let result = try AnalysisProgress.run(rules, quiet: quiet) { progress in
+                try BestPlay.solve(rulesFile: rules, options: options, progress: progress)
             }
             if let policy, let module = result.policyModule {
                 let isOurs = (try? String(contentsOfFile: policy, encoding: .utf8))?.hasPrefix("-- Best play for ") ?? true

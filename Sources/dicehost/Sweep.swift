@@ -81,6 +81,18 @@ struct Sweep {
     }
 
     /// An SVG line chart: a line per seat over the param, labelled axes, the fair line.
+    /// Writes a sweep's chart (`--chart FILE.svg`) safely: never onto the rule script, and
+    /// over an existing file only when it is a chart already (an SVG this tool wrote).
+    static func writeChart(_ rows: [Row], players: [String], param: String, title: String, to path: String, rules: String) throws {
+        let isOurs = (try? String(contentsOfFile: path, encoding: .utf8))?.hasPrefix("<?xml") ?? true
+        do {
+            try SafeFileWriter(protectedPaths: [rules], force: isOurs).write(svg(rows, players: players, param: param, title: title), to: path)
+        } catch {
+            printError("dicehost: --chart: \(error)")
+            throw ExitStatus.failure
+        }
+    }
+
     static func svg(_ rows: [Row], players: [String], param: String, title: String) -> String {
         let w = 640.0, h = 400.0, left = 60.0, right = 120.0, top = 40.0, bottom = 50.0
         let plotW = w - left - right, plotH = h - top - bottom
