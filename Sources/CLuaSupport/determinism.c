@@ -289,13 +289,27 @@ int clua_tostring_sandboxed(lua_State *L) {
         clua_push_identity(L, 1);
         return 1;
     }
+    /* Writing a float as text is C work no instruction counts. */
+    if (lua_type(L, 1) == LUA_TNUMBER && !lua_isinteger(L, 1)) clua_charge_or_raise(L, CLUA_FLOAT_TEXT_UNITS);
     /* What the real tostring does, without a call frame (numbers in hot loops). */
     luaL_tolstring(L, 1, NULL);
     return 1;
 }
 
+/// What writing a float with a directive costs: the conversion, the width and precision
+/// it pads to, and for %f the digits before the point (1e300 has 301).
+static double clua_float_directive_units(lua_State *L, int arg, char conversion, double width, double precision) {
+    double units = CLUA_FLOAT_TEXT_UNITS + width + precision;
+    if ((conversion == 'f' || conversion == 'F') && lua_type(L, arg) == LUA_TNUMBER) {
+        double x = fabs((double)lua_tonumber(L, arg));
+        if (isfinite(x) && x >= 10) units += floor(log10(x));
+    }
+    return units;
+}
+
 // string.format: `%s` of an object prints its identity, not its address; `%p` (an
-// address) is refused; the format and its string arguments are charged.
+// address) is refused; the format, its string arguments and its float conversions
+// are charged.
 int clua_format(lua_State *L) {
     size_t length = 0;
     const char *format = luaL_checklstring(L, 1, &length);
@@ -305,11 +319,21 @@ int clua_format(lua_State *L) {
         if (format[i] != '%') continue;
         i++;
         if (i < length && format[i] == '%') continue;
-        while (i < length && strchr("-+ #0123456789.", format[i]) != NULL) i++;
+        /* Flags, then width and precision (Lua allows two digits each). */
+        while (i < length && strchr("-+ #0", format[i]) != NULL) i++;
+        double width = 0, precision = 0;
+        while (i < length && format[i] >= '0' && format[i] <= '9') width = width * 10 + (format[i++] - '0');
+        if (i < length && format[i] == '.') {
+            i++;
+            while (i < length && format[i] >= '0' && format[i] <= '9') precision = precision * 10 + (format[i++] - '0');
+        }
         if (i >= length) break;
         arg++;
-        units += 1;
+        units += 1 + width;
         if (format[i] == 'p') return luaL_argerror(L, arg, "'%p' would show an address, which differs between runs");
+        if (strchr("aAeEfFgG", format[i]) != NULL) units += clua_float_directive_units(L, arg, format[i], width, precision);
+        else if ((format[i] == 's' || format[i] == 'q') && lua_type(L, arg) == LUA_TNUMBER && !lua_isinteger(L, arg))
+            units += CLUA_FLOAT_TEXT_UNITS;
         if ((format[i] == 's' || format[i] == 'q') && arg <= lua_gettop(L)) {
             /* %q of a table or function has no literal form: Lua's format refuses it. */
             if (format[i] == 's' && clua_prints_address(L, arg)) {

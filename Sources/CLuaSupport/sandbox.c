@@ -282,7 +282,8 @@ enum clua_cost {
     CLUA_COST_UNPACK_DATA, /* as CLUA_COST_PACK; at most CLUA_MAX_RESULTS results (string.unpack) */
     CLUA_COST_INSERT,      /* table.insert: the elements it shifts (none to append) */
     CLUA_COST_REMOVE,      /* table.remove: the elements it shifts (none from the end) */
-    CLUA_COST_CONCAT,      /* table.concat: the elements from i to j it can reach */
+    CLUA_COST_CONCAT,      /* table.concat: the elements from i to j it can reach, floats as text */
+    CLUA_COST_FMOD,        /* math.fmod of floats: the exponents between dividend and divisor */
 };
 
 static double clua_bytes(lua_State *L, int index) {
@@ -363,7 +364,25 @@ static int clua_charged(lua_State *L) {
             double i = clua_integer_or(L, 3, 1);
             double j = lua_isnoneornil(L, 4) ? (double)luaL_len(L, 1) : clua_integer_or(L, 4, 0);
             double reachable = (double)lua_rawlen(L, 1) + 1 - i + 1;
-            if (j >= i) units += j - i + 1 < reachable ? j - i + 1 : (reachable > 1 ? reachable : 1);
+            if (j >= i) {
+                double elements = j - i + 1 < reachable ? j - i + 1 : (reachable > 1 ? reachable : 1);
+                units += elements;
+                /* Each float among them is written as text (only t[1..#t] can hold one:
+                   the concatenation stops at the first nil). */
+                double first = i > 1 ? i : 1, last = i + elements - 1, length = (double)lua_rawlen(L, 1);
+                if (last > length) last = length;
+                for (double k = first; k <= last; k++) {
+                    if (lua_rawgeti(L, 1, (lua_Integer)k) == LUA_TNUMBER && !lua_isinteger(L, -1)) units += CLUA_FLOAT_TEXT_UNITS;
+                    lua_pop(L, 1);
+                }
+            }
+        }
+        break;
+    case CLUA_COST_FMOD:
+        /* fmod of floats reduces bit by bit: fmod(1e300, 3.3) takes a thousand steps. */
+        if (lua_type(L, 1) == LUA_TNUMBER && lua_type(L, 2) == LUA_TNUMBER && !(lua_isinteger(L, 1) && lua_isinteger(L, 2))) {
+            double a = fabs((double)lua_tonumber(L, 1)), b = fabs((double)lua_tonumber(L, 2));
+            if (isfinite(a) && isfinite(b) && a > 0 && b > 0 && a > b) units += (double)(ilogb(a) - ilogb(b)) / 16;
         }
         break;
     case CLUA_COST_ARGUMENTS:
@@ -424,7 +443,7 @@ static const struct { const char *name; int cost; } clua_charged_functions[] = {
     {"table.insert", CLUA_COST_INSERT}, {"table.remove", CLUA_COST_REMOVE},
     {"table.concat", CLUA_COST_CONCAT}, {"table.sort", CLUA_COST_SORT},
     {"table.unpack", CLUA_COST_UNPACK}, {"table.move", CLUA_COST_MOVE},
-    {"tonumber", CLUA_COST_BYTES_1},
+    {"tonumber", CLUA_COST_BYTES_1}, {"math.fmod", CLUA_COST_FMOD},
     {NULL, 0},
 };
 

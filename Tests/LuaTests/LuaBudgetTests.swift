@@ -153,6 +153,32 @@ import Testing
         try expectStopped(source, budget: 20_000_000, seconds: 20)
     }
 
+    /// Floats written as text (and fmod of far-apart floats) are slow C work no
+    /// instruction counts: each call is charged, so a budget allows far fewer of them than
+    /// of the loop's own instructions (before, about 125,000 calls fitted into 1,000,000).
+    @Test(arguments: [
+        ("string.format('%99.99f', 1e300)", 2_000),  // 401 characters of digits
+        ("string.format('%.14g', 1.1)", 40_000),
+        ("string.format('%s', 1.5)", 40_000),
+        ("tostring(1.1)", 40_000),
+        ("table.concat(floats)", 1_000),              // 100 floats
+        ("math.fmod(1e300, 3.3)", 40_000),
+    ])
+    func floatsWrittenAsTextAreCharged(_ call: String, atMost: Int) throws {
+        let lua = try makeState(budget: 1_000_000)
+        let source = """
+            floats = {} for i = 1, 100 do floats[i] = i + 0.5 end
+            calls = 0
+            while true do calls = calls + 1; local v = \(call) end
+            """
+        let error = try #require(expectError(lua, source))
+        #expect(error.kind == .instructionBudget, "\(error)")
+        guard case .integer(let calls) = try lua.run("return calls", chunkName: "count.lua").first else {
+            Issue.record("no count"); return
+        }
+        #expect(calls > 10 && calls < atMost, "\(call): \(calls) calls within 1,000,000 units")
+    }
+
     @Test(arguments: [
         // A table whose __call is itself.
         "local t = setmetatable({}, {})\ngetmetatable(t).__call = t\nreturn t()",

@@ -29,6 +29,9 @@
 #define CLUA_HOOK_STEP 1000
 /// Bytes allocated, copied or scanned by C code that cost as much as one instruction.
 #define CLUA_BYTES_PER_UNIT 16
+/* Units charged for writing one float as text (tostring, %g, %f, table.concat): the
+   conversion takes about as long as 30-50 VM instructions. */
+#define CLUA_FLOAT_TEXT_UNITS 32
 /// The most stack slots a Lua thread may grow to by doubling. A `__call` chain grows
 /// the stack one slot per link while shifting every slot (quadratic, in C, where no
 /// hook fires), so it must end long before Lua's own limit of a million slots.
