@@ -173,9 +173,7 @@ final class StateExplorer {
         guard !overflow, total <= Self.maxOutcomesPerRoll else {
             throw OddsError.notAnalysable("a roll of \(dice) has \(overflow ? "too many" : String(total)) outcomes; at most \(Self.maxOutcomesPerRoll) are followed")
         }
-        var tuples: [[Int]] = [[]]
-        for _ in 0..<dice.count { tuples = tuples.flatMap { t in (1...dice.sides).map { t + [$0] } } }
-        outcomes = tuples
+        outcomes = Self.tuples(sides: dice.sides, count: dice.count)
     }
 
     static let maxOutcomesPerRoll = 46_656
@@ -402,8 +400,18 @@ final class StateExplorer {
         case .nil, .string("roll"): rolls = true
         default: rolls = false
         }
-        if !rolls, !keepLastRoll, case .table(let table) = choice, game.lua.get(table, "keep") != .nil {
-            throw LastRollObserved()  // a kept roll is made from the last roll
+        if !rolls, let keep = try keptPositions(choice, name: name) {
+            // A kept roll is a chance node over the dice not kept, made from the last roll.
+            guard keepLastRoll else { throw LastRollObserved() }
+            let dice: DiceNotation
+            do { dice = try game.dice(forSeat: seat) } catch { throw OddsError.ruleError("\(error)") }
+            let rerolled = max(0, dice.count - Set(keep).count)
+            let keptText = keep.map(String.init).joined(separator: " ")
+            try chance(index, name: name, outcomes: Self.tuples(sides: dice.sides, count: rerolled),
+                       describe: { "\(name) keeping \(keptText.isEmpty ? "none" : keptText) and rolling \($0)" }) { values in
+                try game.roll(keeping: keep, rolled: values)
+            }
+            return
         }
         if !rolls {
             graph.denominator.append(1)
@@ -418,6 +426,30 @@ final class StateExplorer {
             graph.edgeTurns.append(UInt8(clamping: game.host.turns))
             return
         }
+        try chance(index, name: name, outcomes: outcomes, describe: { "\(name) rolling \($0)" }) { values in
+            try game.roll(values: values)
+        }
+    }
+
+    /// The positions a bot's `{"roll", keep = {...}}` keeps; nil for any other move.
+    func keptPositions(_ choice: LuaValue, name: String) throws -> [Int]? {
+        guard case .table(let table) = choice, game.lua.array(table).first == .string("roll"),
+              case .table(let keep) = game.lua.get(table, "keep") else { return nil }
+        do { return try game.botKeep(game.lua.array(keep)) } catch {
+            throw OddsError.ruleError("\(name)'s bot move {\"roll\", keep = ...}: \(error)")
+        }
+    }
+
+    /// Every tuple of `count` dice of `sides` (one empty tuple for none).
+    static func tuples(sides: Int, count: Int) -> [[Int]] {
+        var tuples: [[Int]] = [[]]
+        for _ in 0..<count { tuples = tuples.flatMap { t in (1...max(1, sides)).map { t + [$0] } } }
+        return tuples
+    }
+
+    /// A chance node: `play` each outcome (equally likely) from position `index`, an edge
+    /// per target and turns begun.
+    func chance(_ index: Int, name: String, outcomes: [[Int]], describe: (String) -> String, play: ([Int]) throws -> Void) throws {
         graph.denominator.append(Int32(outcomes.count))
         // Keyed by target and the turns begun on the way (see `edgeTurns`).
         var weights: [Int64: Int32] = [:]
@@ -427,10 +459,11 @@ final class StateExplorer {
         do { snapshot = try game.lua.call(game.api.snapshot, [.table(game.g)], budget: .some(nil)) } catch {
             throw OddsError.internal("copying position \(index + 1): \(error)")
         }
+        func text(_ values: [Int]) -> String { describe(values.map(String.init).joined(separator: " ")) }
         for (i, values) in outcomes.enumerated() {
             if i > 0 { try restore(index, from: snapshot) }
-            do { try timed("roll") { try game.roll(values: values) } } catch {
-                throw OddsError.ruleError("\(name) rolling \(values.map(String.init).joined(separator: " ")): \(error)")
+            do { try timed("roll") { try play(values) } } catch {
+                throw OddsError.ruleError("\(text(values)): \(error)")
             }
             try checkRandom("the roll hook (or a turn hook after it) for \(name)")
             stepEffects(weight: 1)
@@ -445,11 +478,11 @@ final class StateExplorer {
         // position: a script that keeps something outside g (a global, an upvalue, e.g.
         // the last value rolled) tends to answer differently, where a position could
         // not tell. (A sample, not a proof: see docs/scripting.md.)
-        if index % Self.repeatEvery == 0 {
+        if index % Self.repeatEvery == 0, let values = outcomes.first {
             for _ in 0..<2 {
                 try restore(index, from: snapshot)
-                do { try game.roll(values: outcomes[0]) } catch {
-                    throw OddsError.notAnalysable("rolling \(outcomes[0].map(String.init).joined(separator: " ")) for \(name) failed when played again "
+                do { try play(values) } catch {
+                    throw OddsError.notAnalysable("\(text(values)) failed when played again "
                         + "from the same position (\(error)): the rules keep state outside g (a script global or upvalue)")
                 }
                 let (again, _) = try encodeCurrent()

@@ -66,6 +66,9 @@ public struct RuleSet: Sendable {
     /// `secret_rolls = true`: each roll is seen only by its roller; the others learn that
     /// a roll happened (Mia's cup, Liar's Dice). `g:reveal(p)` shows one to everyone.
     public var secretRolls = false
+    /// `keep_dice = true`: players keep some dice of their last roll and roll the others
+    /// (`roll keep 1 3`, Yahtzee, Farkle), so `dicehost solve` tries keeping each subset.
+    public var keepsDice = false
     /// False when the rules declare `dice = false` (Snap): front ends draw no dice.
     public var hasDice = true
     /// Problems that do not stop the rules loading (`dicehost check` prints them): a
@@ -202,6 +205,12 @@ public struct RuleSet: Sendable {
         case let other:
             throw GameError.invalidRules("secret_rolls must be true or false, got \(other.typeName)", location: location)
         }
+        switch lua.get(table, "keep_dice") {
+        case .nil, .boolean(false): keepsDice = false
+        case .boolean(true): keepsDice = true
+        case let other:
+            throw GameError.invalidRules("keep_dice must be true or false, got \(other.typeName)", location: location)
+        }
         anytime = []
         switch lua.get(table, "anytime") {
         case .nil: break
@@ -249,7 +258,7 @@ public struct RuleSet: Sendable {
     }
 
     /// Every field of a rule table the host reads: the declaration's and the hooks.
-    static let knownFields: Set<String> = Set(knownHooks + ["name", "players", "dice", "params", "actions", "anytime", "choices", "base", "secret_rolls"])
+    static let knownFields: Set<String> = Set(knownHooks + ["name", "players", "dice", "params", "actions", "anytime", "choices", "base", "secret_rolls", "keep_dice"])
 
     /// The known field a misspelled one most likely meant (`on_rol` → `roll`,
     /// `turn_start` → `turn`): the smallest edit distance once common decorations
