@@ -346,6 +346,8 @@ final class MoveExplorer {
     func expand(_ index: Int) throws {
         defer { graph.moveStart.append(graph.moves.count) }
         guard graph.terminal[index] == nil else { graph.decider.append(-1); graph.botMove.append(-1); return }
+        // Keeping dice is made from the last roll: positions must hold it.
+        if game.rules.keepsDice && !states.keepLastRoll { throw LastRollObserved() }
         try states.restore(index)
         let seat: Int
         do { seat = try game.seat(of: nil) } catch { throw OddsError.ruleError("\(error)") }
@@ -397,6 +399,13 @@ final class MoveExplorer {
             }
             graph.edgeStart.append(graph.edgeTarget.count)
         }
+        // Keeping each subset of the last roll's dice, where the rules keep dice.
+        if game.rules.keepsDice, let dice = try? game.dice(forSeat: seat), (try? game.lastRollValues(seat: seat, dice: dice)) != nil {
+            for subset in 0..<(1 << dice.count) {
+                let positions = (1...dice.count).filter { subset & (1 << ($0 - 1)) != 0 }
+                try addKeepMove(positions, dice: dice, name: name, reset: reset)
+            }
+        }
         // Every declared action with each declared choice.
         for move in actionMoves {
             try reset()
@@ -421,8 +430,15 @@ final class MoveExplorer {
             return
         }
         // A move the declared ones do not list: made as the bot makes it.
-        if case .table(let table) = botChoice, game.lua.get(table, "keep") != .nil {
-            throw OddsError.notAnalysable("\(name)'s bot keeps dice ({\"roll\", keep = ...}), which best play does not follow yet")
+        if let positions = try states.keptPositions(botChoice, name: name) {
+            guard states.keepLastRoll else { throw LastRollObserved() }
+            let dice: DiceNotation
+            do { dice = try game.dice(forSeat: seat) } catch { throw OddsError.ruleError("\(error)") }
+            let before = graph.moves.count
+            try addKeepMove(positions, dice: dice, name: name, reset: reset, refusalIsAnError: true)
+            graph.botOnly.insert(before)
+            graph.botMove[index] = Int32(before)
+            return
         }
         try reset()
         do { try game.withInputBudget { try game.perform(botChoice: botChoice) } } catch {
@@ -435,6 +451,34 @@ final class MoveExplorer {
         graph.moves.append(BestPlay.Move(label: label, action: nil, arguments: []))
         graph.edgeTarget.append(t)
         graph.edgeWeight.append(1)
+        graph.edgeStart.append(graph.edgeTarget.count)
+    }
+
+    /// `roll keep ...` of `positions` as a move when the rules take it: a chance node over
+    /// the dice not kept (a refusal makes it no move, or an error for a bot's own choice).
+    func addKeepMove(_ positions: [Int], dice: DiceNotation, name: String, reset: () throws -> Void,
+                     refusalIsAnError: Bool = false) throws {
+        let label = (["roll keep"] + positions.map(String.init)).joined(separator: " ")
+        let outcomes = StateExplorer.tuples(sides: dice.sides, count: max(0, dice.count - Set(positions).count))
+        var weights: [Int32: Int] = [:]
+        var order: [Int32] = []
+        for values in outcomes {
+            try reset()
+            do { try game.withInputBudget { try game.roll(keeping: positions, rolled: values) } } catch {
+                if Self.isRefusal(error) && !refusalIsAnError { return }
+                throw OddsError.ruleError("\(name) \(label) = \(values.map(String.init).joined(separator: " ")): \(error)")
+            }
+            try states.checkRandom("the roll hook (or a turn hook after it) for \(name)")
+            let t = try current()
+            if weights[t] == nil { order.append(t) }
+            weights[t, default: 0] += 1
+        }
+        let answer = "{\"roll\", keep = {" + positions.map(String.init).joined(separator: ", ") + "}}"
+        graph.moves.append(BestPlay.Move(label: label, action: nil, arguments: [], botAnswer: answer))
+        for t in order {
+            graph.edgeTarget.append(t)
+            graph.edgeWeight.append(Double(weights[t] ?? 0) / Double(outcomes.count))
+        }
         graph.edgeStart.append(graph.edgeTarget.count)
     }
 
@@ -466,7 +510,9 @@ final class MoveExplorer {
     func policyModule(choice: [Int32], heading: String, chances: String) throws -> String {
         let lua = game.lua
         let source = String(decoding: PackageResources.dicehost_policy_lua, as: UTF8.self)
-        let keyFunction = try lua.call(.function(try lua.load(source, chunkName: "dicehost-policy")), [], budget: .some(nil)).first ?? .nil
+        let keepsDice = game.rules.keepsDice
+        let keyFunction = try lua.call(.function(try lua.load(source, chunkName: "dicehost-policy")), [.boolean(keepsDice)],
+                                       budget: .some(nil)).first ?? .nil
         var answers: [String] = []
         var answerIndex: [String: Int] = [:]
         var best: [String: Int] = [:]
@@ -478,7 +524,7 @@ final class MoveExplorer {
             }
             let move = graph.moves[Int(choice[s])]
             if graph.botOnly.contains(Int(choice[s])) { continue }
-            let answer = move.action == nil ? "\"roll\"" : move.botAnswer
+            let answer = move.botAnswer
             let n: Int
             if let known = answerIndex[answer] { n = known } else { answers.append(answer); n = answers.count; answerIndex[answer] = n }
             if let other = best[key] {
@@ -496,7 +542,7 @@ final class MoveExplorer {
                      "-- A bot that plays it: local best = require(\"<this file's name>\")",
                      "--                      function game.bot(g, p) return best.move(g, p) end",
                      "-- move(g, p) is nil (roll) in a position best play never reaches.",
-                     "local key = (function()", source, "end)()",
+                     "local key = (function(...)", source, "end)(\(keepsDice))",
                      "local answers = {" + answers.joined(separator: ", ") + "}",
                      "local best = {"]
         for key in order { lines.append("[" + Self.luaQuoted(key) + "]=" + String(best[key] ?? 1) + ",") }
@@ -511,7 +557,12 @@ final class MoveExplorer {
         switch choice {
         case .nil: return "roll"
         case .string(let s): return s
-        case .table(let t): return lua.array(t).map { if case .string(let s) = $0 { return s } else { return $0.description } }.joined(separator: " ")
+        case .table(let t):
+            let words = lua.array(t).map { if case .string(let s) = $0 { return s } else { return $0.description } }
+            if words == ["roll"], case .table(let keep) = lua.get(t, "keep") {
+                return (["roll keep"] + lua.array(keep).map(\.description)).joined(separator: " ")
+            }
+            return words.joined(separator: " ")
         default: return choice.description
         }
     }

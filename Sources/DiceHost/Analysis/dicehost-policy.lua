@@ -1,7 +1,10 @@
 -- key(g): a position as a bot can see it, in one string: g.state, the players' fields
 -- (without last_roll) and the current seat, keys sorted, data only. dicehost solve
 -- writes the best move of each key into a policy module and copies this function into
--- it, so the bot that requires the module computes the same keys.
+-- it, so the bot that requires the module computes the same keys. With keeps_dice (the
+-- rules keep dice, `keep_dice = true`) each player's last roll values are part of the key:
+-- the best dice to keep depend on them.
+local keeps_dice = ...
 local type, next, rawget, tostring, format, sort, concat, mtype =
   type, next, rawget, tostring, string.format, table.sort, table.concat, math.type
 local function key_less(a, b)
@@ -37,7 +40,13 @@ local function key(g)
   out[2] = "|"
   put(rawget(g, "state"), out, {})
   local players = rawget(g, "players")
-  for i = 1, #players do out[#out + 1] = "|"; put(players[i], out, {}) end
+  for i = 1, #players do
+    out[#out + 1] = "|"; put(players[i], out, {})
+    local last = keeps_dice and rawget(players[i], "last_roll")
+    if type(last) == "table" and type(rawget(last, "values")) == "table" then
+      out[#out + 1] = "r"; put(rawget(last, "values"), out, {})
+    end
+  end
   return concat(out)
 end
 return key

@@ -1,0 +1,139 @@
+import DiceHost
+import Foundation
+import Testing
+
+/// A two-player duel on 2d6 with one reroll: roll, then keep some dice and roll the
+/// others once (`{"roll", keep = ...}`), or stand; the higher total wins, the second
+/// player wins a tie (so it is zero-sum and best play has one value).
+let keptDiceDuel = """
+    local duel = rules { name = "Duel", players = 2, dice = "2d6", keep_dice = true, params = { least = 4 } }
+    function duel.setup(g) for _, p in ipairs(g.players) do p.total = 0 end end
+    function duel.turn(g, p) g.state.rolls = 0 end
+    local function finish(g, p, total)
+      p.total = total
+      if p ~= g.players[#g.players] then g:next_turn(); return end
+      local a, b = g.players[1], g.players[2]
+      if a.total > b.total then g:win(a) else g:win(b) end
+    end
+    function duel.roll(g, p, r)
+      if g.state.rolls == 1 and not r.kept then error("keep some dice ('roll keep 1') or stand", 0) end
+      g.state.rolls = g.state.rolls + 1
+      if g.state.rolls == 2 then finish(g, p, r.total) end
+    end
+    duel.actions = {
+      stand = function(g, p)
+        if g.state.rolls ~= 1 then error("roll first", 0) end
+        finish(g, p, p.last_roll.total)
+      end,
+    }
+    -- Keep the dice showing `least` or more; stand when both do.
+    function duel.bot(g, p)
+      if g.state.rolls == 0 then return "roll" end
+      local keep = {}
+      for i, v in ipairs(p.last_roll.values) do if v >= g.params.least then keep[#keep + 1] = i end end
+      if #keep == 2 then return "stand" end
+      return {"roll", keep = keep}
+    end
+    return duel
+    """
+
+/// Kept dice in `odds` (the bot's keep, exact) and in `solve` (every subset tried).
+@Suite struct KeptDiceTests {
+    /// The duel's final total under its bot, by hand: every first roll, then every
+    /// outcome of the dice rolled again.
+    func finalTotals(least: Int) -> [Int: Rational] {
+        var totals: [Int: Rational] = [:]
+        for a in 1...6 {
+            for b in 1...6 {
+                let first = Rational(1, 36)
+                let kept = [a, b].filter { $0 >= least }
+                if kept.count == 2 { totals[a + b] = (totals[a + b] ?? .zero) + first; continue }
+                let rolled = 2 - kept.count
+                let outcomes = rolled == 1 ? (1...6).map { [$0] } : (1...6).flatMap { x in (1...6).map { [x, $0] } }
+                for values in outcomes {
+                    let total = kept.reduce(0, +) + values.reduce(0, +)
+                    totals[total] = (totals[total] ?? .zero) + first * Rational(1, outcomes.count)
+                }
+            }
+        }
+        return totals
+    }
+
+    @Test(arguments: [4, 5])
+    func aKeptRollIsAChanceNodeOverTheDiceNotKept(least: Int) throws {
+        let path = try temporaryRules(keptDiceDuel)
+        let odds = try Odds.analyse(rulesFile: path, options: options(["Ann", "Bob"], [("least", "\(least)")]))
+        #expect(odds.exact)
+        let totals = finalTotals(least: least)
+        var annWins = Rational.zero
+        for (a, pa) in totals {
+            for (b, pb) in totals where a > b { annWins = annWins + pa * pb }
+        }
+        #expect(odds.wins[0].exact == annWins)
+        #expect(odds.draw.exact == .zero)
+        #expect(odds.wins[1].exact == Rational.one - annWins)
+    }
+
+    /// The chance that one player's final total is at least `at` when, after a first roll
+    /// of `a` and `b`, they stand (a + b) or keep any subset and roll the rest once:
+    /// per option, the distribution of the total.
+    func choices(_ a: Int, _ b: Int) -> [[Int: Double]] {
+        var result: [[Int: Double]] = [[a + b: 1]]  // stand (or keep both)
+        for keep in [[Int](), [a], [b]] {
+            let rolled = 2 - keep.count
+            let outcomes = rolled == 1 ? (1...6).map { [$0] } : (1...6).flatMap { x in (1...6).map { [x, $0] } }
+            var totals: [Int: Double] = [:]
+            for values in outcomes { totals[keep.reduce(0, +) + values.reduce(0, +), default: 0] += 1 / Double(outcomes.count) }
+            result.append(totals)
+        }
+        return result
+    }
+
+    /// Best play of the duel by hand: Bob, knowing Ann's total A, takes the option most
+    /// likely to reach A (a tie is his); Ann takes the option that maximises her chance
+    /// against that.
+    func bobWins(against total: Int) -> Double {
+        var sum = 0.0
+        for a in 1...6 {
+            for b in 1...6 {
+                let best = choices(a, b).map { o in o.filter { $0.key >= total }.values.reduce(0, +) }.max() ?? 0
+                sum += best / 36
+            }
+        }
+        return sum
+    }
+
+    func duelByHand() -> Double {
+        var annWins = 0.0
+        for a in 1...6 {
+            for b in 1...6 {
+                let best = choices(a, b).map { o in o.reduce(0) { $0 + $1.value * (1 - bobWins(against: $1.key)) } }.max() ?? 0
+                annWins += best / 36
+            }
+        }
+        return annWins
+    }
+
+    @Test func solveTriesKeepingEverySubsetOfTheLastRoll() throws {
+        var o = BestPlay.Options()
+        o.players = ["Ann", "Bob"]
+        o.memoryBytes = 256 << 20
+        o.writesPolicy = true
+        let path = try temporaryRules(keptDiceDuel)
+        let best = try BestPlay.solve(rulesFile: path, options: o)
+        let byHand = duelByHand()
+        #expect(abs(best.wins[0] - byHand) < 1e-9, "solve \(best.wins[0]), by hand \(byHand)")
+        #expect(best.moveCounts.contains { $0.0.hasPrefix("roll keep") }, "\(best.moveCounts)")
+        // Its policy written as a module answers with keeps a bot can return.
+        let policy = try #require(best.policyModule)
+        #expect(policy.contains("{\"roll\", keep = {"))
+        // The rules' bot (keep 5s and 6s) in Ann's seat against Bob's best play, by hand.
+        // (Keeping 4 or more turns out to be best play for Ann.)
+        o.params = [("least", "5")]
+        let versus = try BestPlay.versus(rulesFile: path, options: o)
+        let botTotals = finalTotals(least: 5)
+        let botByHand = botTotals.reduce(0.0) { $0 + $1.value.doubleValue * (1 - bobWins(against: $1.key)) }
+        #expect(abs(versus.botInSeat[0][0] - botByHand) < 1e-9, "versus \(versus.botInSeat[0][0]), by hand \(botByHand)")
+        #expect(versus.botInSeat[0][0] < best.wins[0])
+    }
+}
