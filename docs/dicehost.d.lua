@@ -65,6 +65,7 @@ function Game:is_over() end
 ---@field name string
 ---@field players integer[]|integer
 ---@field dice string|false false: a game without dice (front ends draw no dice and no Roll button)
+---@field keep_dice boolean|nil true: players keep dice of their last roll and roll the others (`roll keep 1 3`); `dicehost solve` tries keeping each subset
 ---@field secret_rolls boolean|nil true: only the roller sees a roll's values; the others see that a roll happened
 ---@field params table
 ---@field actions table<string, fun(g: Game, p: Player, ...: integer|number|boolean|string)> arguments typed as they read: 25, 2.5, true, "word"

@@ -127,6 +127,14 @@ let keptDiceDuel = """
         // Its policy written as a module answers with keeps a bot can return.
         let policy = try #require(best.policyModule)
         #expect(policy.contains("{\"roll\", keep = {"))
+        // ... and, as the bot of both seats, plays back to solve's value.
+        let folder = (path as NSString).deletingLastPathComponent
+        try policy.write(toFile: folder + "/duel_best.lua", atomically: true, encoding: .utf8)
+        let withPolicy = keptDiceDuel.replacingOccurrences(of: "function duel.bot(g, p)\n",
+            with: "local best = require(\"duel_best\")\nfunction duel.bot(g, p)\n  do return best.move(g, p) end\n")
+        try withPolicy.write(toFile: folder + "/duel_policy.lua", atomically: true, encoding: .utf8)
+        let played = try Odds.analyse(rulesFile: folder + "/duel_policy.lua", options: DiceHostTests.options(["Ann", "Bob"]))
+        #expect(abs(played.wins[0].double - best.wins[0]) < 1e-9, "policy \(played.wins[0].double), solve \(best.wins[0])")
         // The rules' bot (keep 5s and 6s) in Ann's seat against Bob's best play, by hand.
         // (Keeping 4 or more turns out to be best play for Ann.)
         o.params = [("least", "5")]

@@ -3,7 +3,7 @@
 -- banks the turn: the sum of the dice, or 50 for a yacht (all five equal). After
 -- `rounds` turns each, the highest score wins (equal scores: a draw).
 local yacht = rules {
-  name = "Yacht", players = {1, 4}, dice = "5d6",
+  name = "Yacht", players = {1, 4}, dice = "5d6", keep_dice = true,
   params = { rounds = 3 },
 }
 
