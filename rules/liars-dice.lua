@@ -182,7 +182,8 @@ function liars.bot(v, p)
   local bid = v.bid
   if bid and bid.by ~= v.you and expected(bid.face) < bid.quantity - 0.5 then return "liar" end
   local face, best = 2, -1
-  local bluffing = math.random() < v.params.bluff
+  -- (bluff = 0 draws nothing, so `dicehost odds` can follow the bot exactly)
+  local bluffing = v.params.bluff > 0 and math.random() < v.params.bluff
   for f = 1, 6 do
     local e = expected(f)
     if bluffing then e = math.random() end

@@ -151,7 +151,7 @@ function mia.bot(v, p)
   local mine = v.cup and v.cup.value
   local last = v.announced
   local function beats(x) return last == nil or rank(x) > rank(last) end
-  if mine and beats(mine) and math.random() >= v.params.bluff then return {"announce", mine} end
+  if mine and beats(mine) and (v.params.bluff <= 0 or math.random() >= v.params.bluff) then return {"announce", mine} end
   for _, x in ipairs(ladder) do
     if beats(x) and (not mine or rank(x) > rank(mine)) then return {"announce", x} end
   end

@@ -145,3 +145,27 @@ let keptDiceDuel = """
         #expect(versus.botInSeat[0][0] < best.wins[0])
     }
 }
+
+/// A player's own dice (`p.dice`) in `odds`: each roll follows the roller's dice now.
+@Suite struct PlayerDiceOddsTests {
+    @Test func aRollFollowsThePlayersDiceNotOnlyTheDeclaredOnes() throws {
+        let path = try temporaryRules("""
+            local game = rules { name = "Growing", players = 1, dice = "1d6" }
+            function game.setup(g) g.state.first = 0 end
+            function game.roll(g, p, r)
+              if g.state.first == 0 then g.state.first = r.total; p.dice = 2; return end
+              if g.state.first + r.total >= 12 then g:win(p) else g:lose(p) end
+            end
+            return game
+            """)
+        let odds = try Odds.analyse(rulesFile: path, options: options(["Ann"]))
+        // By hand: the first roll a, then 2d6 must reach 12 - a.
+        var byHand = Rational.zero
+        for a in 1...6 {
+            var reach = 0
+            for x in 1...6 { for y in 1...6 where a + x + y >= 12 { reach += 1 } }
+            byHand = byHand + Rational(1, 6) * Rational(reach, 36)
+        }
+        #expect(odds.wins[0].exact == byHand)
+    }
+}

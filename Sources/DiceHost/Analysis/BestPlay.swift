@@ -379,7 +379,8 @@ final class MoveExplorer {
         var weights: [Int32: Int] = [:]
         var order: [Int32] = []
         var rollLegal = true
-        for values in states.outcomes {
+        let rollOutcomes = try states.rollOutcomes(seat: seat)
+        for values in rollOutcomes {
             try reset()
             do { try game.roll(values: values) } catch {
                 if Self.isRefusal(error) { rollLegal = false; break }
@@ -392,7 +393,7 @@ final class MoveExplorer {
         }
         if rollLegal {
             graph.moves.append(BestPlay.Move(label: "roll", action: nil, arguments: []))
-            let total = Double(states.outcomes.count)
+            let total = Double(rollOutcomes.count)
             for t in order {
                 graph.edgeTarget.append(t)
                 graph.edgeWeight.append(Double(weights[t] ?? 0) / total)

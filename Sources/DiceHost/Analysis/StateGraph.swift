@@ -178,6 +178,28 @@ final class StateExplorer {
 
     static let maxOutcomesPerRoll = 46_656
 
+    /// Every outcome of a roll by `seat`: of the declared dice, or of the player's own
+    /// (`p.dice`, `g.params.dice`: Liar's Dice loses dice), each equally likely.
+    var outcomesByDice: [String: [[Int]]] = [:]
+    func rollOutcomes(seat: Int) throws -> [[Int]] {
+        let dice: DiceNotation
+        do { dice = try game.dice(forSeat: seat) } catch { throw OddsError.ruleError("\(error)") }
+        let declared = game.rules.dice
+        if dice.count == declared.count && dice.sides == declared.sides && dice.exploding == declared.exploding { return outcomes }
+        let key = "\(dice.count)d\(dice.sides)"
+        if let known = outcomesByDice[key] { return known }
+        guard !dice.exploding else {
+            throw OddsError.notAnalysable("a player's dice (\(dice)) explode, so a roll has unboundedly many outcomes")
+        }
+        let (total, overflow) = Self.power(dice.sides, dice.count)
+        guard !overflow, total <= Self.maxOutcomesPerRoll else {
+            throw OddsError.notAnalysable("a roll of \(dice) has \(overflow ? "too many" : String(total)) outcomes; at most \(Self.maxOutcomesPerRoll) are followed")
+        }
+        let tuples = Self.tuples(sides: dice.sides, count: dice.count)
+        outcomesByDice[key] = tuples
+        return tuples
+    }
+
     /// Nanoseconds spent per phase, kept when DICEHOST_ODDS_PHASES is set (bench/odds.py
     /// prints them): where exploration time goes.
     var phases: [String: UInt64] = [:]
@@ -426,7 +448,7 @@ final class StateExplorer {
             graph.edgeTurns.append(UInt8(clamping: game.host.turns))
             return
         }
-        try chance(index, name: name, outcomes: outcomes, describe: { "\(name) rolling \($0)" }) { values in
+        try chance(index, name: name, outcomes: try rollOutcomes(seat: seat), describe: { "\(name) rolling \($0)" }) { values in
             try game.roll(values: values)
         }
     }
