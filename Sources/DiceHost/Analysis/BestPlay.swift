@@ -313,6 +313,7 @@ final class MoveExplorer {
                 throw error
             }
             next += 1
+            states.explored = next
             if next & 255 == 0 {
                 let now = DispatchTime.now().uptimeNanoseconds
                 if now - lastReport > 200_000_000 {

@@ -5,8 +5,8 @@ import Lua
 public enum OddsError: Error, CustomStringConvertible {
     /// The rules do something that makes a position not a function of its state and the roll.
     case notAnalysable(String)
-    /// More positions than `--max-states`.
-    case tooManyStates(Int)
+    /// More positions than `--max-states` (the limit, and how far the exploration got).
+    case tooManyStates(Int, reached: String)
     /// The process grew past `--max-memory` (what it got to, and what to try).
     case tooMuchMemory(String)
     /// A rule hook failed in a reachable position.
@@ -16,8 +16,8 @@ public enum OddsError: Error, CustomStringConvertible {
     public var description: String {
         switch self {
         case .notAnalysable(let why): return "not analysable: \(why)"
-        case .tooManyStates(let limit):
-            return "the game has more than \(limit) positions: too many to solve exactly here; "
+        case .tooManyStates(let limit, let reached):
+            return "the game has more than \(limit) positions (\(reached)): too many to solve exactly here; "
                 + "raise --max-states, or estimate with `dicehost sim` instead (fewer dice or a smaller param may fit)"
         case .tooMuchMemory(let text): return text
         case .ruleError(let text): return "a rule hook failed in a reachable position: \(text)"
@@ -41,6 +41,12 @@ struct ExplorationBudget {
     }
 
     func seconds() -> Double { Double(DispatchTime.now().uptimeNanoseconds - began) / 1e9 }
+
+    /// How far an exploration got: "stopped after 2.1 s: 101 found, 37 explored (37%)".
+    func reached(explored: Int, found: Int) -> String {
+        String(format: "stopped after %.1f s: %d positions found, %d explored (%.0f%% of those found)",
+               seconds(), found, explored, 100 * Double(explored) / Double(max(found, 1)))
+    }
 
     /// Throws when over budget; otherwise the progress figures.
     func check(explored: Int, found: Int) throws -> String {
@@ -129,6 +135,8 @@ final class StateExplorer {
 
     let keepLastRoll: Bool
     let watch: OddsWatch
+    /// Positions expanded so far (for the messages of a stop).
+    var explored = 0
 
     /// `game` must have been made with `watch.install` as its `beforeRules`.
     var budget = ExplorationBudget(maxMemory: Int.max)
@@ -243,6 +251,7 @@ final class StateExplorer {
         while next < graph.count {
             try expand(next)
             next += 1
+            explored = next
             if next & 255 == 0 {
                 let now = DispatchTime.now().uptimeNanoseconds
                 if now - lastReport > 200_000_000 {
@@ -323,7 +332,9 @@ final class StateExplorer {
         }
         let index = number - 1
         if isNew {
-            guard graph.count < maxStates else { throw OddsError.tooManyStates(maxStates) }
+            guard graph.count < maxStates else {
+                throw OddsError.tooManyStates(maxStates, reached: budget.reached(explored: explored, found: graph.count))
+            }
             guard index == graph.count else { throw OddsError.internal("positions numbered out of order") }
             graph.terminal.append(terminal)
             if let known = hostIndex[hostKey] {
