@@ -20,6 +20,9 @@ import Testing
         ("rules/snap.lua", ["Ann", "Bob", "Cy"], []),
         ("examples/rules/pig.lua", ["Ann", "Bob"], []),
         ("examples/rules/pig.lua", ["Ann", "Bob"], [("target", "100"), ("hold", "20")]),
+        ("examples/dice-games/yacht.lua", ["Ann", "Bob"], []),         // bots that keep dice
+        ("examples/dice-games/yacht.lua", ["Ann", "Bob", "Cy"], [("rounds", "2")]),
+        ("rules/labyrinth.lua", ["Ann"], []),                           // actions with arguments
     ] as [(String, [String], [(String, String)])])
     func everyGameIsTheGamePlayAutoPlays(rules: String, players: [String], params: [(String, String)]) throws {
         for seed: UInt64 in [1, 4_000_000_007] {

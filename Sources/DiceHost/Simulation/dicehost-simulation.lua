@@ -4,7 +4,7 @@ local next_game, new_game, reset, raw_set, set_metatable, random =
   native.next_game, native.new_game, native.reset, native.rawset, native.setmetatable, native.random
 local type, math_type, rawget, rawequal, error, tostring, select =
   type, math.type, rawget, rawequal, error, tostring, select
-local find, huge = string.find, math.huge
+local find, huge, unpack, getmetatable, rawlen = string.find, math.huge, table.unpack, getmetatable, rawlen
 
 -- What the host charges a host call and a turn pass, plus the instructions of the
 -- host's own wrappers around them: charged here, so no game passes its budget here
@@ -234,6 +234,44 @@ local function fill_from(r, values, drawn, total)
   r.doubles = doubles
 end
 
+-- A bot's {"roll", keep = {...}} as the host's roll(keeping:) makes it: the kept dice
+-- from the player's last roll, the others drawn in position order, a fresh roll table
+-- (make_roll's) with r.kept (the positions, sorted) and r.previous, the roll hook, then
+-- it is the player's last roll. Whatever the host would refuse or do otherwise (dice
+-- notation, a malformed keep or last roll) goes to the host.
+local function kept_roll(g, p, keep)
+  if notation or getmetatable(keep) ~= nil then fallback() end
+  local last = rawget(p, "last_roll")
+  if type(last) ~= "table" then fallback() end
+  local old = rawget(last, "values")
+  if type(old) ~= "table" or rawlen(old) ~= count then fallback() end
+  local kept = {}
+  for i = 1, rawlen(keep) do
+    local k = rawget(keep, i)
+    if math_type(k) ~= "integer" or k < 1 or k > count or kept[k] then fallback() end
+    kept[k] = true
+  end
+  local values, positions = {}, {}
+  for i = 1, count do
+    local v = rawget(old, i)
+    if math_type(v) ~= "integer" or v < 1 or v > sides then fallback() end
+    values[i] = v
+  end
+  local total, doubles = modifier, count > 1
+  for i = 1, count do
+    if kept[i] then positions[#positions + 1] = i else values[i] = random(sides) end
+    total = total + values[i]
+    if values[i] ~= values[1] then doubles = false end
+  end
+  local r = {values = values, value = values[1], total = total, flag = "ok", ok = true,
+             doubles = doubles, previous = last, kept = positions}
+  set_metatable(r, Roll)
+  roll_hook(g, p, r)
+  r.previous = nil
+  p.last_roll = r
+  if pending then drain() end
+end
+
 -- Plays one game (its generator already seeded) to its end or the move limit: each
 -- move the bot's choice, and the roll or action it chose, for the player in the seat
 -- of g.current (the host's playerValue(currentSeat())). Written out in one loop: a
@@ -273,12 +311,29 @@ local function play_game(move_limit)
       local choice = bot_hook(g, p)
       if outcome then fallback() end
       if choice ~= "roll" and choice ~= nil then
+        local name, arguments = choice, nil
+        if type(choice) == "table" then
+          -- {action, arguments...}, as the host reads it (choice[1..#choice]); a keep, a
+          -- roll with values, a wait or a table with a metatable go to the host.
+          if getmetatable(choice) ~= nil then fallback() end
+          name, arguments = rawget(choice, 1), choice
+          local keep = rawget(choice, "keep")
+          if name == "roll" and type(keep) == "table" then
+            p = seats[g.current.seat]
+            -- (the host's roll: the seat's own dice must be the declared ones)
+            if not p or rawget(p, "dice") ~= nil or rawget(g.params, "dice") ~= dice_text then fallback() end
+            rolled = rolled + 1
+            kept_roll(g, p, keep)
+            goto next_move
+          end
+          if keep ~= nil or name == "roll" or name == "wait" then fallback() end
+        end
         local actions = rawget(rules_table, "actions")
-        local action = type(actions) == "table" and type(choice) == "string" and rawget(actions, choice) or nil
+        local action = type(actions) == "table" and type(name) == "string" and rawget(actions, name) or nil
         if type(action) ~= "function" then fallback() end
         p = seats[g.current.seat]
         if not p then fallback() end
-        action(g, p)
+        if arguments then action(g, p, unpack(arguments, 2, #arguments)) else action(g, p) end
         if pending then drain() end
         goto next_move
       end
