@@ -85,7 +85,7 @@ final class ClientConnection {
             if await room.watch(client: channel) { self.room = room }
         case .start(let seq): await play(.start, seq: seq)
         case .restart(let seq): await play(.restart, seq: seq)
-        case .roll(let seq, let values): await play(.roll(values: values), seq: seq)
+        case .roll(let seq, let values, let flag): await play(.roll(values: values, flag: flag), seq: seq)
         case .action(let seq, let name, let arguments): await play(.action(name: name, arguments: arguments), seq: seq)
         case .leave:
             await room?.detach(clientID: channel.id, leaving: true)

@@ -154,13 +154,15 @@ actor Room {
     // MARK: Inputs
 
     enum Input {
-        case start, restart, roll(values: [Int]?), action(name: String, arguments: [ActionArgument])
+        case start, restart, roll(values: [Int]?, flag: Roll.Flag), action(name: String, arguments: [ActionArgument])
 
         var label: String {
             switch self {
             case .start: return "start"
             case .restart: return "restart"
-            case .roll(let values): return values == nil ? "roll" : "roll (smart die)"
+            case .roll(let values, let flag):
+                if flag != .ok { return "roll (smart die, \(flag.rawValue))" }
+                return values == nil ? "roll" : "roll (smart die)"
             case .action(let name, _): return name
             }
         }
@@ -221,19 +223,20 @@ actor Room {
             try game.restart()
             origin = ContinuousClock.now
             log?.input("restart", time: game.now, events: game.events[before...])
-        case .roll(let values):
+        case .roll(let values, let flag):
             let game = try startedGame()
             try catchUpClock()
-            if let values, !deviceRolls {
-                _ = values
+            if values != nil || flag != .ok, !deviceRolls {
                 throw ProtocolError("no-device-rolls", "this room rolls the dice itself; it was not created to take a smart die's rolls")
             }
             if let current = game.currentPlayer, current != name, !game.isOver {
                 throw ProtocolError("not-your-turn", "it is \(current)'s turn, not yours")
             }
             let before = game.events.count
-            try game.roll(values: values, by: name)
-            let line = "as \(name) roll" + (values.map { " " + $0.map(String.init).joined(separator: " ") } ?? "")
+            try game.roll(values: values, flag: flag, by: name)
+            // The REPL's command line, so the room log replays: `roll tilt`, `roll short`.
+            let flagWord = flag == .tilt ? " tilt" : flag == .tooShort ? " short" : ""
+            let line = "as \(name) roll" + flagWord + (values.map { " " + $0.map(String.init).joined(separator: " ") } ?? "")
             log?.input(line, time: game.now, events: game.events[before...])
         case .action(let action, let arguments):
             let game = try startedGame()

@@ -34,7 +34,7 @@ enum ClientMessage: Equatable {
     case rejoin(room: String, token: String)
     case watch(room: String)
     case start(seq: Int64)
-    case roll(seq: Int64, values: [Int]?)
+    case roll(seq: Int64, values: [Int]?, flag: Roll.Flag)
     case action(seq: Int64, name: String, arguments: [ActionArgument])
     case restart(seq: Int64)
     case leave
@@ -99,7 +99,19 @@ enum ClientMessage: Equatable {
         case "restart": return .restart(seq: try fields.sequence())
         case "roll":
             let seq = try fields.sequence()
-            guard let given = fields.value("values") else { return .roll(seq: seq, values: nil) }
+            // A smart die's roll that did not land on a face: "tilt" or "too_short", no values.
+            var flag = Roll.Flag.ok
+            if fields.value("flag") != nil {
+                let text = try fields.string("flag", maxBytes: 16)
+                guard let given = Roll.Flag(rawValue: text) else {
+                    throw ProtocolError("bad-field", "\"flag\" must be \"ok\", \"tilt\" or \"too_short\" (a smart die's roll), got \"\(text)\"")
+                }
+                flag = given
+            }
+            guard let given = fields.value("values") else { return .roll(seq: seq, values: nil, flag: flag) }
+            guard flag == .ok else {
+                throw ProtocolError("bad-field", "a roll flagged \"\(flag.rawValue)\" carries no \"values\" (the die did not land on a face)")
+            }
             guard case .array(let list) = given, list.count <= 64 else {
                 throw ProtocolError("bad-field", "\"values\" must be a list of at most 64 whole numbers (a smart die's roll), got \(given.kindName)")
             }
@@ -109,7 +121,7 @@ enum ClientMessage: Equatable {
                 }
                 return Int(n)
             }
-            return .roll(seq: seq, values: values)
+            return .roll(seq: seq, values: values, flag: .ok)
         case "action":
             let seq = try fields.sequence()
             let name = try fields.string("name", maxBytes: 64)

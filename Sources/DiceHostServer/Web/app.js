@@ -426,7 +426,7 @@ const pixelsTable = window.attachPixelsToTable ? window.attachPixelsToTable({
   button: $("pixels-connect"),
   status: $("pixels-status"),
   sides: () => Number(((lastState && lastState.rules.dice) || "1d6").split("d")[1]) || 6,
-  sendRoll: (values) => { notice(""); send({ type: "roll", seq: nextSeq(), values }); },
+  sendRoll: (values, flag) => { notice(""); send(flag ? { type: "roll", seq: nextSeq(), flag } : { type: "roll", seq: nextSeq(), values }); },
   notice,
   seatName: () => (seat ? seat.name : null),
 }) : null;

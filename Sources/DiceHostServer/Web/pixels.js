@@ -271,7 +271,7 @@ class PixelsDie {
 
 // The table's hook (app.js calls it once): the button connects a Pixels die for this
 // seat; the die's rolls become the seat's smart-die rolls (`sendRoll([face])`; a tilt or
-// too short a roll is only shown: the room's roll message carries faces, not flags), and
+// too short a roll goes as a flagged roll, `sendRoll(null, "tilt")`, for the rules), and
 // the LED events of this seat's turns are written to it as Blink messages.
 //   events(list, current): a room's new events, `current` whose turn it was before them.
 function attachPixelsToTable({ button, status, sides, sendRoll, notice, seatName, bluetooth }) {
@@ -281,7 +281,10 @@ function attachPixelsToTable({ button, status, sides, sendRoll, notice, seatName
     if (die && die.connected) { die.disconnect(); return; }
     die = new PixelsDie({ sides: sides(), bluetooth: bluetooth || navigator.bluetooth });
     die.onRoll = (face, flag) => {
-      if (flag === "ok") { show("Pixels die: rolled " + face); sendRoll([face]); } else { show("Pixels die: " + flag); notice("Your Pixels die says " + flag + ": roll again.", "info"); }
+      if (flag === "ok") { show("Pixels die: rolled " + face); sendRoll([face]); return; }
+      show("Pixels die: " + flag);
+      sendRoll(null, flag);
+      notice("Your Pixels die says " + flag + ": roll again.", "info");
     };
     die.onRollState = (state) => show("Pixels die: " + state.replace("_", " "));
     die.onBattery = (percent, charging) => { button.title = "battery " + percent + "%" + (charging ? " (charging)" : ""); };
