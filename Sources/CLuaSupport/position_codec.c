@@ -500,17 +500,19 @@ static int codec_build_key(lua_State *L) {
         if (!has_meta) lua_pushnil(L);
         int mt = base + 2;
         int fixed = has_meta ? codec_fixed_index(s, lua_topointer(L, mt)) : -1;
-        /* A metatable with __gc or __mode is refused once the keys are checked: the
-           walk then records nothing (a weak table may lose entries while it runs). */
-        int refused_meta = 0;
-        if (has_meta && fixed < 0) {
+        /* A metatable with __gc or __mode is refused once the keys are checked. A weak
+           table may lose entries (and the strings this reads in place) while the walk
+           runs, so then the walk only checks the keys: for a table of the position the
+           refusal follows; a runtime metatable that gained __mode fails its check. */
+        int refused_meta = 0, weak = 0;
+        if (has_meta) {
             lua_pushliteral(L, "__gc");
             int gc = lua_rawget(L, mt) != LUA_TNIL;
             lua_pop(L, 1);
             lua_pushliteral(L, "__mode");
-            int mode = lua_rawget(L, mt) != LUA_TNIL;
+            weak = lua_rawget(L, mt) != LUA_TNIL;
             lua_pop(L, 1);
-            refused_meta = gc || mode;
+            refused_meta = fixed < 0 && (gc || weak);
         }
         int is_player = i > 1 && i <= anchors;
         int has_last_roll = 0;
@@ -523,7 +525,7 @@ static int codec_build_key(lua_State *L) {
                 luaL_error(L, "not analysable: a %s is used as a table key in the game state (keys must be numbers, strings or booleans)",
                            lua_typename(L, key_type));
             }
-            if (refused_meta) { lua_pop(L, 1); continue; }
+            if (weak || refused_meta) { lua_pop(L, 1); continue; }
             int value_type = lua_type(L, -1);
             if (k == s->entry_capacity) {
                 size_t capacity = s->entry_capacity * 2;
@@ -553,6 +555,12 @@ static int codec_build_key(lua_State *L) {
         if (slot > values_used) values_used = slot;
         if (refused_meta) {
             luaL_error(L, "not analysable: a metatable in the game state has __gc or __mode (what it holds would depend on garbage collection)");
+        }
+        if (weak) {
+            /* A runtime metatable never has __mode, and nothing runs during a walk, so
+               this one was not checked yet in this position: the check raises. */
+            codec_check_fixed(L, s, fixed, mt);
+            luaL_error(L, "not analysable: the script changed one of the runtime's metatables, which positions do not hold");
         }
         codec_sort(s->entries, k);
 

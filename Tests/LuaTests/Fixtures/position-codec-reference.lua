@@ -265,11 +265,14 @@ local function compare(count)
     local drop = rand(2) == 1
     local patched = rand(50) == 1
     if patched then Roll.lucky = true end
+    local weakened = rand(50) == 1  -- a runtime metatable that makes its tables weak
+    if weakened then Roll.__mode = "k" end
     local ranks = ({{}, {1}, {2, 1}, {1, 2, 3}})[rand(4)]
     local host = "now " .. n
     local ok_lua, lua_result = pcall(reference_key, g, players, Timer, drop, host, table.unpack(ranks))
     local ok_c, c_result = pcall(c_key, g, players, Timer, drop, host, table.unpack(ranks))
     if patched then Roll.lucky = nil end
+    if weakened then Roll.__mode = nil end
     compared = compared + 1
     local a, b = outcome(ok_lua, lua_result), outcome(ok_c, c_result)
     if a ~= b then
