@@ -587,8 +587,7 @@ static int codec_build_key(lua_State *L) {
         }
         int is_timer = has_meta && lua_rawequal(L, mt, 3);   /* raw: see the top */
         for (size_t j = 0; j < k; j++) {
-            /* the buffer may have moved (growth of `order` or of the ids map does not
-               touch it, but read it afresh each time all the same) */
+            /* its strings are t's own (t is on the stack, and nothing runs meanwhile) */
             codec_entry e = s->entries[j];
             codec_put_scalar(L, s, &e.key);
             if (is_timer && codec_is_string(&e.key, "id", 2)) {
