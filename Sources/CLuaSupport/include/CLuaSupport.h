@@ -180,6 +180,13 @@ void clua_push_pattern_function(lua_State *L, const char *which);
 /// Pushes raw_getmetatable(t) and raw_setmetatable(t, mt).
 void clua_push_raw_metatable_functions(lua_State *L);
 
+/* position_codec.c: exact odds' canonical key of a position, written in C */
+/// Pushes new_position_encoder(fixed_list, fixed, fixed_count, stand_in_of, consts,
+/// const_list, fixed_changed) -> build_key (see dicehost-odds.lua).
+void clua_push_position_encoder_factory(lua_State *L);
+/// Pushes decode_key(key, g, players, const_list): a position back into g and the players.
+void clua_push_position_decoder(lua_State *L);
+
 /* snapshot.c: copies of the tables reachable from a root, and their restoration */
 /// Pushes snapshot(root) -> copies, metatables and restore(copies, metatables).
 void clua_push_snapshot_functions(lua_State *L);

@@ -7,6 +7,10 @@ import Lua
 /// keys sorted as `pairs` sorts them, so two positions the rules cannot tell apart
 /// encode the same, and one that they can, differently.
 ///
+/// The walk and its way back are C (`position_codec.c` in CLuaSupport, one call per
+/// position, the same keys byte for byte as the Lua codec it replaced); the numbering of
+/// positions and constants is Lua.
+///
 /// The encodings (byte strings) live in the Lua state, which numbers them: Swift only
 /// sees state numbers. Decoding puts a position back into the live `g` and player
 /// tables in place (the host holds those by identity) and makes every other table anew.
@@ -38,9 +42,7 @@ enum StateCodec {
 
     static func load(into lua: LuaState) throws -> Functions {
         let chunk = try lua.load(source, chunkName: chunkName)
-        let globals = lua.globals
-        let raw = lua.rawMetatableFunctions()
-        let arguments: [LuaValue] = [lua.rawNext, raw.get, raw.set, lua.get(globals, "rawget"), lua.get(globals, "rawset")]
+        let arguments: [LuaValue] = [lua.rawNext, lua.positionEncoderFactory(), lua.positionDecoder()]
         guard case .table(let exports)? = try lua.call(.function(chunk), arguments, budget: .some(nil)).first else {
             throw OddsError.internal("the odds codec did not load")
         }

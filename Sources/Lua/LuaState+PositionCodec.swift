@@ -1,0 +1,20 @@
+import CLua
+import CLuaSupport
+
+extension LuaState {
+    /// `new_position_encoder(...)`: makes exact odds' position encoder in C
+    /// (`position_codec.c`) over the Lua codec's own tables. Never give it to a script.
+    public func positionEncoderFactory() -> LuaValue {
+        clua_push_position_encoder_factory(L)
+        defer { clua_pop(L, 1) }
+        return value(at: -1)
+    }
+
+    /// `decode_key(key, g, players, const_list)`: exact odds' position decoder in C
+    /// (`position_codec.c`). Never give it to a script.
+    public func positionDecoder() -> LuaValue {
+        clua_push_position_decoder(L)
+        defer { clua_pop(L, 1) }
+        return value(at: -1)
+    }
+}
