@@ -74,7 +74,10 @@ struct AbuseTests {
     @Test func aRoomThatKeepsHittingItsBudgetIsSlowedThenSuspendedAndOthersPlayOn() async throws {
         try await withRulesFolder(["busy.lua": Self.busyRules]) { folder in
             var limits = ServerLimits()
-            limits.roomCPUShare = 0.05
+            // A slowed room waits debt / share before its next input: a share of 0.5 keeps
+            // that wait a few seconds even when a spin costs seconds of CPU on a loaded
+            // machine (at 0.05 a 3 s spin meant a minute's wait, past the read timeout).
+            limits.roomCPUShare = 0.5
             limits.roomCPUBurstSeconds = 0.2
             limits.roomSuspendAfterSeconds = 1.0
             limits.roomSuspensionSeconds = 30
@@ -87,7 +90,7 @@ struct AbuseTests {
             while suspended == nil, seq < 20 {
                 seq += 1
                 abuser.send(["type": "action", "seq": seq, "name": "spin"])
-                while let message = await abuser.next("error", timeout: .seconds(60)) {
+                while let message = await abuser.next("error", timeout: .seconds(180)) {
                     if message["code"] as? String == "suspended" { suspended = message; break }
                     if message["seq"] as? Int == seq { break }
                 }
