@@ -332,6 +332,9 @@ int clua_format(lua_State *L) {
         units += 1 + width;
         if (format[i] == 'p') return luaL_argerror(L, arg, "'%p' would show an address, which differs between runs");
         if (strchr("aAeEfFgG", format[i]) != NULL) units += clua_float_directive_units(L, arg, format[i], width, precision);
+        /* A string given for a number (%d of "1e5") is read by strtod, digit by digit. */
+        if (format[i] != 's' && format[i] != 'q' && lua_type(L, arg) == LUA_TSTRING)
+            units += (double)lua_rawlen(L, arg) / CLUA_BYTES_PER_UNIT;
         else if ((format[i] == 's' || format[i] == 'q') && lua_type(L, arg) == LUA_TNUMBER && !lua_isinteger(L, arg))
             units += CLUA_FLOAT_TEXT_UNITS;
         if ((format[i] == 's' || format[i] == 'q') && arg <= lua_gettop(L)) {

@@ -284,11 +284,15 @@ enum clua_cost {
     CLUA_COST_REMOVE,      /* table.remove: the elements it shifts (none from the end) */
     CLUA_COST_CONCAT,      /* table.concat: the elements from i to j it can reach, floats as text */
     CLUA_COST_FMOD,        /* math.fmod of floats: the exponents between dividend and divisor */
+    CLUA_COST_OPERANDS,    /* math functions, string arithmetic: the strings read as numbers */
 };
 
+/// The bytes a library function reads of an argument: a string's length; a float, which
+/// the function writes as text first, counts as CLUA_FLOAT_TEXT_UNITS' worth of bytes.
 static double clua_bytes(lua_State *L, int index) {
     size_t n = 0;
     if (lua_type(L, index) == LUA_TSTRING) lua_tolstring(L, index, &n);
+    else if (lua_type(L, index) == LUA_TNUMBER && !lua_isinteger(L, index)) return CLUA_FLOAT_TEXT_UNITS * CLUA_BYTES_PER_UNIT;
     return (double)n;
 }
 
@@ -329,6 +333,12 @@ static int clua_as_integer(lua_State *L, int index, lua_Integer *value) {
 static int clua_charged(lua_State *L) {
     double units = 1;
     lua_Integer pos;
+    /* Any later argument given as a string is read as a number (strtod: work by its
+       length) or as text; a float later argument is written as text. */
+    for (int i = 2; i <= lua_gettop(L); i++) {
+        int type = lua_type(L, i);
+        if (type == LUA_TSTRING || (type == LUA_TNUMBER && !lua_isinteger(L, i))) units += clua_bytes(L, i) / CLUA_BYTES_PER_UNIT;
+    }
     switch ((int)lua_tointeger(L, lua_upvalueindex(2))) {
     case CLUA_COST_BYTES_1:
         units += clua_bytes(L, 1) / CLUA_BYTES_PER_UNIT;
@@ -378,7 +388,13 @@ static int clua_charged(lua_State *L) {
             }
         }
         break;
+    case CLUA_COST_OPERANDS:
+        /* Strings read as numbers (strtod works through every digit): argument 1 here,
+           the others above. Numbers themselves cost nothing more. */
+        if (lua_type(L, 1) == LUA_TSTRING) units += clua_bytes(L, 1) / CLUA_BYTES_PER_UNIT;
+        break;
     case CLUA_COST_FMOD:
+        if (lua_type(L, 1) == LUA_TSTRING) units += clua_bytes(L, 1) / CLUA_BYTES_PER_UNIT;
         /* fmod of floats reduces bit by bit: fmod(1e300, 3.3) takes a thousand steps. */
         if (lua_type(L, 1) == LUA_TNUMBER && lua_type(L, 2) == LUA_TNUMBER && !(lua_isinteger(L, 1) && lua_isinteger(L, 2))) {
             double a = fabs((double)lua_tonumber(L, 1)), b = fabs((double)lua_tonumber(L, 2));
@@ -444,6 +460,17 @@ static const struct { const char *name; int cost; } clua_charged_functions[] = {
     {"table.concat", CLUA_COST_CONCAT}, {"table.sort", CLUA_COST_SORT},
     {"table.unpack", CLUA_COST_UNPACK}, {"table.move", CLUA_COST_MOVE},
     {"tonumber", CLUA_COST_BYTES_1}, {"math.fmod", CLUA_COST_FMOD},
+    {"math.abs", CLUA_COST_OPERANDS}, {"math.ceil", CLUA_COST_OPERANDS}, {"math.floor", CLUA_COST_OPERANDS},
+    {"math.sqrt", CLUA_COST_OPERANDS}, {"math.exp", CLUA_COST_OPERANDS}, {"math.log", CLUA_COST_OPERANDS},
+    {"math.sin", CLUA_COST_OPERANDS}, {"math.cos", CLUA_COST_OPERANDS}, {"math.tan", CLUA_COST_OPERANDS},
+    {"math.asin", CLUA_COST_OPERANDS}, {"math.acos", CLUA_COST_OPERANDS}, {"math.atan", CLUA_COST_OPERANDS},
+    {"math.modf", CLUA_COST_OPERANDS}, {"math.tointeger", CLUA_COST_OPERANDS}, {"math.ult", CLUA_COST_OPERANDS},
+    {"math.max", CLUA_COST_OPERANDS}, {"math.min", CLUA_COST_OPERANDS},
+    /* The string metatable's arithmetic (Lua 5.4 coerces "10" + 1 there). */
+    {"string-arithmetic.__add", CLUA_COST_OPERANDS}, {"string-arithmetic.__sub", CLUA_COST_OPERANDS},
+    {"string-arithmetic.__mul", CLUA_COST_OPERANDS}, {"string-arithmetic.__div", CLUA_COST_OPERANDS},
+    {"string-arithmetic.__mod", CLUA_COST_OPERANDS}, {"string-arithmetic.__pow", CLUA_COST_OPERANDS},
+    {"string-arithmetic.__idiv", CLUA_COST_OPERANDS}, {"string-arithmetic.__unm", CLUA_COST_OPERANDS},
     {NULL, 0},
 };
 

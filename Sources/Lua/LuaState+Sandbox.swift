@@ -73,6 +73,16 @@ extension LuaState {
         lua_getmetatable(L, -1)
         lua_pushvalue(L, string)
         lua_setfield(L, -2, "__index")
+        // Its arithmetic reads strings as numbers, work by their length: charged.
+        for event in ["__add", "__sub", "__mul", "__div", "__mod", "__pow", "__idiv", "__unm"] {
+            lua_getfield(L, -1, event)
+            if lua_type(L, -1) == LUA_TFUNCTION, clua_has_wrapper("string-arithmetic.\(event)") != 0 {
+                clua_wrap_top(L, "string-arithmetic.\(event)")
+                lua_setfield(L, -2, event)
+            } else {
+                clua_pop(L, 1)
+            }
+        }
         clua_newtable(L)
         lua_pushvalue(L, string)
         lua_setfield(L, -2, "__index")

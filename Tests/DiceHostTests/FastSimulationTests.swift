@@ -34,6 +34,21 @@ import Testing
     /// host draws them), actions with and without arguments, a bot that returns nothing,
     /// eliminations, timers set and cancelled, LED commands, metrics with fractions,
     /// drawn games, and a hook that changes the roll table or keeps one.
+    /// The host reads a bot's action name and string arguments as UTF-8 text (a bad byte
+    /// becomes U+FFFD, three bytes): the fast path must not pass the raw byte on.
+    @Test func aBotsNonUTF8ArgumentIsReadAsThePlayAutoResultReadsIt() throws {
+        let path = try temporaryRules("""
+            local t = rules { name = "Utf8Arg", players = 2, dice = "1d6" }
+            function t.setup(g) g.state.n = 0 end
+            function t.roll(g, p, r) g.state.n = g.state.n + 1; g:next_turn() end
+            t.actions = { tag = function(g, p, s) g:record("len", #s)
+              if #s == 1 then g:win(g.players[1]) else g:win(g.players[2]) end end }
+            function t.bot(g, p) if g.state.n >= 2 then return {"tag", string.char(200)} end return "roll" end
+            return t
+            """)
+        try expectPlayAutoResult(rulesFile: path, players: ["Ann", "Bob"], params: [], games: 20, seed: 7)
+    }
+
     @Test func everyWayThroughAMoveGivesThePlayAutoResult() throws {
         let path = try temporaryRules("""
             local r = rules { name = "Mixed", players = {2, 3}, dice = "3d6kh2", params = { target = 40 } }

@@ -148,6 +148,60 @@ let keptDiceDuel = """
 
 /// A player's own dice (`p.dice`) in `odds`: each roll follows the roller's dice now.
 @Suite struct PlayerDiceOddsTests {
+    /// Ann rolls her own 3d6 (the declared dice are 2d6), keeps her sixes and rolls the
+    /// rest once: all sixes wins. A bot's keep is checked against her three dice.
+    @Test func aKeepOfThePlayersOwnDice() throws {
+        let path = try temporaryRules("""
+            local t = rules { name = "Sixes", players = 2, dice = "2d6", keep_dice = true }
+            function t.setup(g) g.state.n = 0; g.players[1].dice = "3d6" end
+            function t.roll(g, p, r)
+              g.state.n = g.state.n + 1
+              if g.state.n < 2 then return end
+              local all = true
+              for _, v in ipairs(r.values) do if v ~= 6 then all = false end end
+              if all then g:win(g.players[1]) else g:win(g.players[2]) end
+            end
+            function t.bot(g, p)
+              if g.state.n == 0 then return "roll" end
+              local keep = {}
+              for i, v in ipairs(p.last_roll.values) do if v == 6 then keep[#keep + 1] = i end end
+              return {"roll", keep = keep}
+            end
+            return t
+            """)
+        let odds = try Odds.analyse(rulesFile: path, options: options(["Ann", "Bob"]))
+        // Each die ends a six with chance 1/6 + 5/6 · 1/6 = 11/36.
+        #expect(odds.wins[0].exact == Rational(11 * 11 * 11, 36 * 36 * 36))
+        var o = BestPlay.Options()
+        o.players = ["Ann", "Bob"]
+        o.memoryBytes = 256 << 20
+        let best = try BestPlay.solve(rulesFile: path, options: o)
+        #expect(abs(best.wins[0] - 1331.0 / 46656) < 1e-12)
+    }
+
+    /// A player who has no dice (p.dice = 0) has no roll move in `solve`; it decides by
+    /// its actions alone (Bob guesses, knowing Ann's roll: best play wins every time).
+    @Test func solveGivesAPlayerWithoutDiceNoRollMove() throws {
+        let path = try temporaryRules("""
+            local t = rules { name = "No dice", players = 2, dice = "1d6", choices = { guess = {"high", "low"} } }
+            function t.setup(g) g.players[2].dice = 0; g.state.v = 0 end
+            function t.roll(g, p, r)
+              if p ~= g.players[1] or g.state.v ~= 0 then error("Ann rolls once", 0) end
+              g.state.v = r.value; g:next_turn()
+            end
+            t.actions = { guess = function(g, p, h)
+              if p ~= g.players[2] then error("Bob guesses", 0) end
+              if (h == "high") == (g.state.v >= 4) then g:win(p) else g:win(g.players[1]) end
+            end }
+            return t
+            """)
+        var o = BestPlay.Options()
+        o.players = ["Ann", "Bob"]
+        o.memoryBytes = 256 << 20
+        let best = try BestPlay.solve(rulesFile: path, options: o)
+        #expect(abs(best.wins[1] - 1) < 1e-12)
+    }
+
     @Test func aRollFollowsThePlayersDiceNotOnlyTheDeclaredOnes() throws {
         let path = try temporaryRules("""
             local game = rules { name = "Growing", players = 1, dice = "1d6" }

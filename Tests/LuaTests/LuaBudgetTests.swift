@@ -153,7 +153,8 @@ import Testing
         try expectStopped(source, budget: 20_000_000, seconds: 20)
     }
 
-    /// Floats written as text (and fmod of far-apart floats) are slow C work no
+    /// Floats written as text, strings read as numbers (arithmetic on "123…", math and
+    /// library functions given a string) and fmod of far-apart floats are slow C work no
     /// instruction counts: each call is charged, so a budget allows far fewer of them than
     /// of the loop's own instructions (before, about 125,000 calls fitted into 1,000,000).
     @Test(arguments: [
@@ -163,11 +164,16 @@ import Testing
         ("tostring(1.1)", 40_000),
         ("table.concat(floats)", 1_000),              // 100 floats
         ("math.fmod(1e300, 3.3)", 40_000),
+        ("string.len(1.797e308)", 40_000),             // a float argument is written as text
+        ("digits + 0", 4_000),                         // 10,000 digits read as a number
+        ("math.abs(digits)", 4_000),
+        ("string.format('%g', digits)", 4_000),
     ])
     func floatsWrittenAsTextAreCharged(_ call: String, atMost: Int) throws {
         let lua = try makeState(budget: 1_000_000)
         let source = """
             floats = {} for i = 1, 100 do floats[i] = i + 0.5 end
+            digits = string.rep("1", 10000)
             calls = 0
             while true do calls = calls + 1; local v = \(call) end
             """

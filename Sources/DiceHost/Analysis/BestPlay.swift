@@ -380,7 +380,12 @@ final class MoveExplorer {
         var weights: [Int32: Int] = [:]
         var order: [Int32] = []
         var rollLegal = true
-        let rollOutcomes = try states.rollOutcomes(seat: seat)
+        // A player with no dice to roll (p.dice = 0) has no roll move.
+        do { _ = try game.dice(forSeat: seat) } catch {
+            guard Self.isRefusal(error) else { throw OddsError.ruleError("\(error)") }
+            rollLegal = false
+        }
+        let rollOutcomes = rollLegal ? try states.rollOutcomes(seat: seat) : []
         for values in rollOutcomes {
             try reset()
             do { try game.roll(values: values) } catch {

@@ -54,11 +54,13 @@ extension Game {
         }
     }
 
-    /// `{"roll", keep = {1, 3}}`: die positions, whole numbers from 1.
+    /// `{"roll", keep = {1, 3}}`: die positions, whole numbers from 1 to the number of dice
+    /// the current player rolls (their own `p.dice`, else the declared dice).
     func botKeep(_ values: [LuaValue]) throws -> [Int] {
-        try values.map { value in
-            guard let position = value.intValue, (1...rules.dice.count).contains(position) else {
-                throw GameError.refused("bot's keep must list die positions 1 to \(rules.dice.count), got \(value.description.prefix(40))")
+        let count = max(1, (try? dice(forSeat: seat(of: nil)).count) ?? rules.dice.count)
+        return try values.map { value in
+            guard let position = value.intValue, (1...count).contains(position) else {
+                throw GameError.refused("bot's keep must list die positions 1 to \(count), got \(value.description.prefix(40))")
             }
             return position
         }

@@ -4,7 +4,7 @@ local next_game, new_game, reset, raw_set, set_metatable, random =
   native.next_game, native.new_game, native.reset, native.rawset, native.setmetatable, native.random
 local type, math_type, rawget, rawequal, error, tostring, select =
   type, math.type, rawget, rawequal, error, tostring, select
-local find, huge, unpack, getmetatable, rawlen = string.find, math.huge, table.unpack, getmetatable, rawlen
+local find, huge, unpack, getmetatable, rawlen, utf8_len = string.find, math.huge, table.unpack, getmetatable, rawlen, utf8.len
 
 -- What the host charges a host call and a turn pass, plus the instructions of the
 -- host's own wrappers around them: charged here, so no game passes its budget here
@@ -331,6 +331,15 @@ local function play_game(move_limit)
         local actions = rawget(rules_table, "actions")
         local action = type(actions) == "table" and type(name) == "string" and rawget(actions, name) or nil
         if type(action) ~= "function" then fallback() end
+        -- The host reads the name and string arguments as UTF-8 text (a bad byte becomes
+        -- U+FFFD): such a choice goes to the host.
+        if not utf8_len(name) then fallback() end
+        if arguments then
+          for i = 2, #arguments do
+            local a = rawget(arguments, i)
+            if type(a) == "string" and not utf8_len(a) then fallback() end
+          end
+        end
         p = seats[g.current.seat]
         if not p then fallback() end
         if arguments then action(g, p, unpack(arguments, 2, #arguments)) else action(g, p) end
