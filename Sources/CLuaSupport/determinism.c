@@ -70,7 +70,7 @@ static int clua_compare_keys(const void *a, const void *b) {
     return x->position < y->position ? -1 : (x->position > y->position ? 1 : 0);
 }
 
-/// Pushes the name a light C function was registered under, or nothing (returns 0).
+/// Pushes the name a C function was registered under, or nothing (returns 0).
 static int clua_push_function_name(lua_State *L, int index) {
     index = lua_absindex(L, index);
     if (lua_getfield(L, LUA_REGISTRYINDEX, CLUA_NAMES_KEY) != LUA_TTABLE) { lua_pop(L, 1); return 0; }
@@ -109,7 +109,11 @@ static void clua_push_sorted_keys(lua_State *L, int t) {
         case LUA_TBOOLEAN: k->rank = 2; k->integer = lua_toboolean(L, -1); ordered = 0; break;
         default:
             ordered = 0;
-            k->serial = clua_serial(L, -1);
+            /* A named builtin (the sandbox's wrapped library functions are closures, so
+               objects, but order by name as the functions they wrap would). */
+            int named = lua_iscfunction(L, -1) && clua_push_function_name(L, -1);
+            if (named) lua_pop(L, 1);
+            k->serial = named ? 0 : clua_serial(L, -1);
             if (k->serial != 0) { k->rank = 3; break; }
             if (clua_push_function_name(L, -1)) {
                 /* The name stays anchored in the names table while we sort. */
@@ -256,7 +260,10 @@ static void clua_push_identity(lua_State *L, int index) {
     const char *kind = luaL_typename(L, index);
     /* The __name, if any, stays on the stack (anchored) until the result is built. */
     if (luaL_getmetafield(L, index, "__name") == LUA_TSTRING) kind = lua_tostring(L, -1);
-    uint64_t serial = clua_serial(L, index);
+    /* A named builtin prints its name, a wrapped library function (a closure) too. */
+    int named = lua_iscfunction(L, index) && clua_push_function_name(L, index);
+    if (named) lua_pop(L, 1);
+    uint64_t serial = named ? 0 : clua_serial(L, index);
     if (serial != 0) {
         char text[32];
         snprintf(text, sizeof text, "0x%016llx", (unsigned long long)serial);
@@ -352,6 +359,21 @@ int clua_format(lua_State *L) {
     lua_insert(L, 1);
     lua_call(L, lua_gettop(L) - 1, 1);
     return 1;
+}
+
+/// Names the function on top of the stack (a library function the sandbox wrapped is a
+/// new closure: it prints and orders by the library's name, as the original would).
+void clua_name_top(lua_State *L, const char *name) {
+    if (lua_getfield(L, LUA_REGISTRYINDEX, CLUA_NAMES_KEY) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        lua_newtable(L);
+        lua_pushvalue(L, -1);
+        lua_setfield(L, LUA_REGISTRYINDEX, CLUA_NAMES_KEY);
+    }
+    lua_pushvalue(L, -2);
+    lua_pushstring(L, name);
+    lua_rawset(L, -3);
+    lua_pop(L, 1);
 }
 
 void clua_name_functions(lua_State *L, int table) {

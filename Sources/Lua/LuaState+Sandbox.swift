@@ -53,6 +53,7 @@ extension LuaState {
             while lua_next(L, source) != 0 {
                 if lua_type(L, -2) == LUA_TSTRING, let name = string(at: -2), clua_has_wrapper("\(library).\(name)") != 0 {
                     clua_wrap_top(L, "\(library).\(name)")
+                    clua_name_top(L, "\(library).\(name)")
                 }
                 lua_pushvalue(L, -2)
                 clua_insert(L, -2)

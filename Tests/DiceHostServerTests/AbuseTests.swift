@@ -74,10 +74,12 @@ struct AbuseTests {
     @Test func aRoomThatKeepsHittingItsBudgetIsSlowedThenSuspendedAndOthersPlayOn() async throws {
         try await withRulesFolder(["busy.lua": Self.busyRules]) { folder in
             var limits = ServerLimits()
-            // A slowed room waits debt / share before its next input: a share of 0.5 keeps
-            // that wait a few seconds even when a spin costs seconds of CPU on a loaded
-            // machine (at 0.05 a 3 s spin meant a minute's wait, past the read timeout).
-            limits.roomCPUShare = 0.5
+            // A slowed room waits debt / share before its next input, and refills `share`
+            // seconds a second meanwhile: 0.1 keeps the wait under half a minute when a spin
+            // costs seconds of CPU on a loaded machine (at 0.05 a 3 s spin meant a minute's
+            // wait), and below the CPU a spin gets per second of wall time even when the
+            // machine is shared three ways (at 0.5 a slow spin paid its debt back while it ran).
+            limits.roomCPUShare = 0.1
             limits.roomCPUBurstSeconds = 0.2
             limits.roomSuspendAfterSeconds = 1.0
             limits.roomSuspensionSeconds = 30

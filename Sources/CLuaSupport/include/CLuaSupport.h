@@ -152,6 +152,8 @@ int clua_load_text(lua_State *L, const char *buf, size_t len, const char *name);
 void clua_open_safe_libraries(lua_State *L);
 /// Replaces the original function on top of the stack with its guarded version.
 void clua_wrap_top(lua_State *L, const char *which);
+/// Names the function on top of the stack for printing and key order ("math.floor").
+void clua_name_top(lua_State *L, const char *name);
 /// Pushes a sandbox function that has no original to wrap (or nil).
 void clua_push_sandbox_function(lua_State *L, const char *which);
 /// Pushes load over the real load (below the top) and the sandbox (on top).
