@@ -65,6 +65,7 @@ function Game:is_over() end
 ---@field name string
 ---@field players integer[]|integer
 ---@field dice string|false false: a game without dice (front ends draw no dice and no Roll button)
+---@field unordered_dice boolean|nil true: the order of a roll's values never matters to the rules (e.g. they sort them); `odds` and `solve` follow each set of values once (252 for 5d6, not 7,776)
 ---@field keep_dice boolean|nil true: players keep dice of their last roll and roll the others (`roll keep 1 3`); `dicehost solve` tries keeping each subset
 ---@field secret_rolls boolean|nil true: only the roller sees a roll's values; the others see that a roll happened
 ---@field params table

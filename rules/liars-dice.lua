@@ -8,7 +8,7 @@
 -- dice is out, and the last player with dice wins. Bots bid from what they see (their
 -- own cup and the number of dice hidden elsewhere) and bluff at the rate `bluff`.
 local liars = rules {
-  name = "Liar's Dice", players = {2, 6}, dice = "5d6", secret_rolls = true,
+  name = "Liar's Dice", players = {2, 6}, dice = "5d6", secret_rolls = true, unordered_dice = true,
   params = { start_dice = 5, ones_wild = true, bluff = 0.15 },
 }
 

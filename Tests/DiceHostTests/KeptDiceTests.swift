@@ -223,3 +223,57 @@ let keptDiceDuel = """
         #expect(odds.wins[0].exact == byHand)
     }
 }
+
+/// `unordered_dice = true`: odds and solve follow each set of values once, weighted by
+/// its orders; the same answers, and a script that keeps the order is caught.
+@Suite struct UnorderedDiceTests {
+    /// Highest die of 3d6 against the opponent's; the rules read the dice as a set.
+    static func highest(declared: Bool, sorted: Bool) -> String {
+        """
+        local t = rules { name = "High", players = 2, dice = "3d6"\(declared ? ", unordered_dice = true" : "") }
+        function t.setup(g) for _, p in ipairs(g.players) do p.best = 0 end end
+        function t.roll(g, p, r)
+          local dice = {}
+          for i, v in ipairs(r.values) do dice[i] = v end
+          \(sorted ? "table.sort(dice)" : "")
+          p.dice_seen = dice
+          for _, v in ipairs(dice) do if v > p.best then p.best = v end end
+          if p == g.players[1] then g:next_turn(); return end
+          local a, b = g.players[1], g.players[2]
+          if a.best > b.best then g:win(a) elseif b.best > a.best then g:win(b) else g:draw() end
+        end
+        return t
+        """
+    }
+
+    @Test func aSetOfValuesOnceGivesTheSameExactOdds() throws {
+        let ordered = try Odds.analyse(rulesFile: try temporaryRules(Self.highest(declared: false, sorted: true)), options: options(["Ann", "Bob"]))
+        let unordered = try Odds.analyse(rulesFile: try temporaryRules(Self.highest(declared: true, sorted: true)), options: options(["Ann", "Bob"]))
+        #expect(unordered.wins[0].exact == ordered.wins[0].exact)
+        #expect(unordered.draw.exact == ordered.draw.exact)
+        // By hand: P(max of 3d6 = k) = (k³ - (k-1)³) / 216.
+        let p = (1...6).map { Rational($0 * $0 * $0 - ($0 - 1) * ($0 - 1) * ($0 - 1), 216) }
+        var draw = Rational.zero
+        for k in 0..<6 { draw = draw + p[k] * p[k] }
+        #expect(unordered.draw.exact == draw)
+        #expect(unordered.states == ordered.states && unordered.transitions == ordered.transitions)
+        var o = BestPlay.Options()
+        o.players = ["Ann", "Bob"]
+        o.memoryBytes = 256 << 20
+        let best = try BestPlay.solve(rulesFile: try temporaryRules(Self.highest(declared: true, sorted: true)), options: o)
+        #expect(abs(best.draw - draw.doubleValue) < 1e-12)
+    }
+
+    @Test func aScriptThatKeepsTheOrderIsRefused() throws {
+        let path = try temporaryRules(Self.highest(declared: true, sorted: false))
+        #expect {
+            _ = try Odds.analyse(rulesFile: path, options: options(["Ann", "Bob"]))
+        } throws: { error in
+            "\(error)".contains("unordered_dice") && "\(error)".contains("reach different positions")
+        }
+        var o = BestPlay.Options()
+        o.players = ["Ann", "Bob"]
+        o.memoryBytes = 256 << 20
+        #expect { _ = try BestPlay.solve(rulesFile: path, options: o) } throws: { "\($0)".contains("unordered_dice") }
+    }
+}

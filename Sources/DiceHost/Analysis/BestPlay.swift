@@ -385,8 +385,9 @@ final class MoveExplorer {
             guard Self.isRefusal(error) else { throw OddsError.ruleError("\(error)") }
             rollLegal = false
         }
-        let rollOutcomes = rollLegal ? try states.rollOutcomes(seat: seat) : []
-        for values in rollOutcomes {
+        let rollOutcomes = rollLegal ? try states.rollOutcomes(seat: seat) : nil
+        var shuffled: (values: [Int], target: Int32)?
+        for (i, values) in (rollOutcomes?.values ?? []).enumerated() {
             try reset()
             do { try game.roll(values: values) } catch {
                 if Self.isRefusal(error) { rollLegal = false; break }
@@ -395,11 +396,25 @@ final class MoveExplorer {
             try states.checkRandom("the roll hook (or a turn hook after it) for \(name)")
             let t = try current()
             if weights[t] == nil { order.append(t) }
-            weights[t, default: 0] += 1
+            weights[t, default: 0] += Int(rollOutcomes?.weights[i] ?? 1)
+            if rollOutcomes?.unordered == true, shuffled == nil, Set(values).count > 1 { shuffled = (values, t) }
+        }
+        // Unordered dice: the values in another order must reach the same position (a sample).
+        if rollLegal, index % StateExplorer.repeatEvery == 0, let (values, target) = shuffled {
+            try reset()
+            let reversed = Array(values.reversed())
+            let text = { (v: [Int]) in v.map(String.init).joined(separator: " ") }
+            do { try game.roll(values: reversed) } catch {
+                throw OddsError.notAnalysable("the rules declare unordered_dice, but rolling \(text(values)) and \(text(reversed)) do not end alike (\(error))")
+            }
+            if try current() != target {
+                throw OddsError.notAnalysable("the rules declare unordered_dice, but rolling \(text(values)) and \(text(reversed)) reach different positions "
+                    + "(the script keeps the dice in the order rolled: sort them, or drop unordered_dice)")
+            }
         }
         if rollLegal {
             graph.moves.append(BestPlay.Move(label: "roll", action: nil, arguments: []))
-            let total = Double(rollOutcomes.count)
+            let total = Double(rollOutcomes?.total ?? 1)
             for t in order {
                 graph.edgeTarget.append(t)
                 graph.edgeWeight.append(Double(weights[t] ?? 0) / total)

@@ -123,7 +123,7 @@ final class StateExplorer {
     var callbacks: [String: LuaRef] = [:]
     var metricIndex: [String: Int32] = [:]
     let fixedRandom: [UInt64]
-    let outcomes: [[Int]]
+    let outcomes: RollOutcomes
     /// g.players as one Lua array, made once (the player tables never change identity).
     let playerList: LuaRef
 
@@ -181,15 +181,39 @@ final class StateExplorer {
         guard !overflow, total <= Self.maxOutcomesPerRoll else {
             throw OddsError.notAnalysable("a roll of \(dice) has \(overflow ? "too many" : String(total)) outcomes; at most \(Self.maxOutcomesPerRoll) are followed")
         }
-        outcomes = Self.tuples(sides: dice.sides, count: dice.count)
+        outcomes = RollOutcomes(sides: dice.sides, count: dice.count, unordered: game.rules.unorderedDice)
     }
 
     static let maxOutcomesPerRoll = 46_656
 
+    /// The outcomes of a roll and their weights out of `total` (sides^count): every tuple
+    /// once, or - for rules that declare `unordered_dice = true` - every set of values once,
+    /// weighted by the orders it can come in (252 sets for 5d6 instead of 7,776 tuples).
+    struct RollOutcomes {
+        var values: [[Int]]
+        var weights: [Int32]
+        var total: Int32
+        let unordered: Bool
+
+        init(sides: Int, count: Int, unordered: Bool) {
+            self.unordered = unordered
+            let tuples = StateExplorer.tuples(sides: sides, count: count)
+            total = Int32(clamping: tuples.count)
+            guard unordered else { values = tuples; weights = Array(repeating: 1, count: tuples.count); return }
+            var index: [[Int]: Int] = [:]
+            values = []
+            weights = []
+            for tuple in tuples {
+                let set = tuple.sorted()
+                if let i = index[set] { weights[i] += 1 } else { index[set] = values.count; values.append(set); weights.append(1) }
+            }
+        }
+    }
+
     /// Every outcome of a roll by `seat`: of the declared dice, or of the player's own
-    /// (`p.dice`, `g.params.dice`: Liar's Dice loses dice), each equally likely.
-    var outcomesByDice: [String: [[Int]]] = [:]
-    func rollOutcomes(seat: Int) throws -> [[Int]] {
+    /// (`p.dice`, `g.params.dice`: Liar's Dice loses dice).
+    var outcomesByDice: [String: RollOutcomes] = [:]
+    func rollOutcomes(seat: Int) throws -> RollOutcomes {
         let dice: DiceNotation
         do { dice = try game.dice(forSeat: seat) } catch { throw OddsError.ruleError("\(error)") }
         let declared = game.rules.dice
@@ -203,9 +227,9 @@ final class StateExplorer {
         guard !overflow, total <= Self.maxOutcomesPerRoll else {
             throw OddsError.notAnalysable("a roll of \(dice) has \(overflow ? "too many" : String(total)) outcomes; at most \(Self.maxOutcomesPerRoll) are followed")
         }
-        let tuples = Self.tuples(sides: dice.sides, count: dice.count)
-        outcomesByDice[key] = tuples
-        return tuples
+        let made = RollOutcomes(sides: dice.sides, count: dice.count, unordered: game.rules.unorderedDice)
+        outcomesByDice[key] = made
+        return made
     }
 
     /// Nanoseconds spent per phase, kept when DICEHOST_ODDS_PHASES is set (bench/odds.py
@@ -440,7 +464,7 @@ final class StateExplorer {
             do { dice = try game.dice(forSeat: seat) } catch { throw OddsError.ruleError("\(error)") }
             let rerolled = max(0, dice.count - Set(keep).count)
             let keptText = keep.map(String.init).joined(separator: " ")
-            try chance(index, name: name, outcomes: Self.tuples(sides: dice.sides, count: rerolled),
+            try chance(index, name: name, outcomes: RollOutcomes(sides: dice.sides, count: rerolled, unordered: false),
                        describe: { "\(name) keeping \(keptText.isEmpty ? "none" : keptText) and rolling \($0)" }) { values in
                 try game.roll(keeping: keep, rolled: values)
             }
@@ -482,8 +506,8 @@ final class StateExplorer {
 
     /// A chance node: `play` each outcome (equally likely) from position `index`, an edge
     /// per target and turns begun.
-    func chance(_ index: Int, name: String, outcomes: [[Int]], describe: (String) -> String, play: ([Int]) throws -> Void) throws {
-        graph.denominator.append(Int32(outcomes.count))
+    func chance(_ index: Int, name: String, outcomes: RollOutcomes, describe: (String) -> String, play: ([Int]) throws -> Void) throws {
+        graph.denominator.append(outcomes.total)
         // Keyed by target and the turns begun on the way (see `edgeTurns`).
         var weights: [Int64: Int32] = [:]
         var order: [Int64] = []
@@ -493,7 +517,10 @@ final class StateExplorer {
             throw OddsError.internal("copying position \(index + 1): \(error)")
         }
         func text(_ values: [Int]) -> String { describe(values.map(String.init).joined(separator: " ")) }
-        for (i, values) in outcomes.enumerated() {
+        // With unordered dice, an outcome's values in another order must reach the same
+        // position (checked below on a sample); its first such outcome and target.
+        var shuffled: (values: [Int], target: Int32)?
+        for (i, values) in outcomes.values.enumerated() {
             if i > 0 { try restore(index, from: snapshot) }
             do { try timed("roll") { try play(values) } } catch {
                 throw OddsError.ruleError("\(text(values)): \(error)")
@@ -504,14 +531,27 @@ final class StateExplorer {
             let t = Int32(target)
             let key = Int64(t) << 8 | Int64(UInt8(clamping: game.host.turns))
             if weights[key] == nil { order.append(key) }
-            weights[key, default: 0] += 1
+            weights[key, default: 0] += outcomes.weights[i]
             if i == 0 { first = t }
+            if outcomes.unordered, shuffled == nil, Set(values).count > 1 { shuffled = (values, t) }
         }
         // Every few positions the first roll is played again, twice, from the same
         // position: a script that keeps something outside g (a global, an upvalue, e.g.
         // the last value rolled) tends to answer differently, where a position could
         // not tell. (A sample, not a proof: see docs/scripting.md.)
-        if index % Self.repeatEvery == 0, let values = outcomes.first {
+        if index % Self.repeatEvery == 0, let (values, target) = shuffled {
+            try restore(index, from: snapshot)
+            let reversed = Array(values.reversed())
+            do { try play(reversed) } catch {
+                throw OddsError.notAnalysable("the rules declare unordered_dice, but \(text(values)) and \(text(reversed)) do not end alike (\(error))")
+            }
+            let (other, _) = try encodeCurrent()
+            if Int32(other) != target {
+                throw OddsError.notAnalysable("the rules declare unordered_dice, but \(text(values)) and \(text(reversed)) reach different positions "
+                    + "(the script keeps the dice in the order rolled: sort them, or drop unordered_dice)")
+            }
+        }
+        if index % Self.repeatEvery == 0, let values = outcomes.values.first {
             for _ in 0..<2 {
                 try restore(index, from: snapshot)
                 do { try play(values) } catch {

@@ -69,6 +69,9 @@ public struct RuleSet: Sendable {
     /// `keep_dice = true`: players keep some dice of their last roll and roll the others
     /// (`roll keep 1 3`, Yahtzee, Farkle), so `dicehost solve` tries keeping each subset.
     public var keepsDice = false
+    /// `unordered_dice = true`: the order of a roll's values never matters to the rules
+    /// (Liar's Dice sorts each cup), so `odds` and `solve` follow each set of values once.
+    public var unorderedDice = false
     /// False when the rules declare `dice = false` (Snap): front ends draw no dice.
     public var hasDice = true
     /// Problems that do not stop the rules loading (`dicehost check` prints them): a
@@ -205,6 +208,12 @@ public struct RuleSet: Sendable {
         case let other:
             throw GameError.invalidRules("secret_rolls must be true or false, got \(other.typeName)", location: location)
         }
+        switch lua.get(table, "unordered_dice") {
+        case .nil, .boolean(false): unorderedDice = false
+        case .boolean(true): unorderedDice = true
+        case let other:
+            throw GameError.invalidRules("unordered_dice must be true or false, got \(other.typeName)", location: location)
+        }
         switch lua.get(table, "keep_dice") {
         case .nil, .boolean(false): keepsDice = false
         case .boolean(true): keepsDice = true
@@ -258,7 +267,7 @@ public struct RuleSet: Sendable {
     }
 
     /// Every field of a rule table the host reads: the declaration's and the hooks.
-    static let knownFields: Set<String> = Set(knownHooks + ["name", "players", "dice", "params", "actions", "anytime", "choices", "base", "secret_rolls", "keep_dice"])
+    static let knownFields: Set<String> = Set(knownHooks + ["name", "players", "dice", "params", "actions", "anytime", "choices", "base", "secret_rolls", "keep_dice", "unordered_dice"])
 
     /// The known field a misspelled one most likely meant (`on_rol` → `roll`,
     /// `turn_start` → `turn`): the smallest edit distance once common decorations
