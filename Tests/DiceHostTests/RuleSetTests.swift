@@ -24,6 +24,15 @@ import Testing
         }
     }
 
+    @Test(arguments: ["secret_rolls", "keep_dice", "unordered_dice"])
+    func aDeclarationFlagIsTrueOrFalse(field: String) throws {
+        expectGameError("test.lua:1: \(field) must be true or false, got string") {
+            _ = try makeGame("local r = rules { name = 'X', \(field) = 'yes' }\nfunction r.roll() end\nreturn r")
+        }
+        let game = try makeGame("local r = rules { name = 'X', players = {1, 2}, \(field) = true }\nfunction r.roll() end\nreturn r")
+        #expect([game.rules.secretRolls, game.rules.keepsDice, game.rules.unorderedDice].filter { $0 }.count == 1)
+    }
+
     @Test func badDiceNotationIsRefused() {
         expectGameError("test.lua:1: bad rules declaration: bad dice notation '2x6': missing 'd' between count and sides (expected e.g. 2d6, 4d6kh3, 1d6!+2)") {
             _ = try makeGame("local r = rules { name = 'X', dice = '2x6' }\nfunction r.roll() end\nreturn r")

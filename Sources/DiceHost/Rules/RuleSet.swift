@@ -202,24 +202,17 @@ public struct RuleSet: Sendable {
         case let other:
             throw GameError.invalidRules("actions must be a table of functions, got \(other.typeName)", location: location)
         }
-        switch lua.get(table, "secret_rolls") {
-        case .nil, .boolean(false): secretRolls = false
-        case .boolean(true): secretRolls = true
-        case let other:
-            throw GameError.invalidRules("secret_rolls must be true or false, got \(other.typeName)", location: location)
+        // Declarations that are true or false (absent: false).
+        func flag(_ field: String) throws -> Bool {
+            switch lua.get(table, .string(field)) {
+            case .nil, .boolean(false): return false
+            case .boolean(true): return true
+            case let other: throw GameError.invalidRules("\(field) must be true or false, got \(other.typeName)", location: location)
+            }
         }
-        switch lua.get(table, "unordered_dice") {
-        case .nil, .boolean(false): unorderedDice = false
-        case .boolean(true): unorderedDice = true
-        case let other:
-            throw GameError.invalidRules("unordered_dice must be true or false, got \(other.typeName)", location: location)
-        }
-        switch lua.get(table, "keep_dice") {
-        case .nil, .boolean(false): keepsDice = false
-        case .boolean(true): keepsDice = true
-        case let other:
-            throw GameError.invalidRules("keep_dice must be true or false, got \(other.typeName)", location: location)
-        }
+        secretRolls = try flag("secret_rolls")
+        unorderedDice = try flag("unordered_dice")
+        keepsDice = try flag("keep_dice")
         anytime = []
         switch lua.get(table, "anytime") {
         case .nil: break
