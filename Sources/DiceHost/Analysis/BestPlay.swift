@@ -376,56 +376,21 @@ final class MoveExplorer {
             if after != index { throw OddsError.notAnalysable("the bot changed the game when asked what \(name) does (a bot must only choose)") }
         }
         let firstMove = graph.moves.count
-        // Roll: a chance node over every outcome of the declared dice.
-        var weights: [Int32: Int] = [:]
-        var order: [Int32] = []
-        var rollLegal = true
-        // A player with no dice to roll (p.dice = 0) has no roll move.
+        // Roll: a chance node over every outcome of the player's dice (none: no roll move).
+        var hasDice = true
         do { _ = try game.dice(forSeat: seat) } catch {
             guard Self.isRefusal(error) else { throw OddsError.ruleError("\(error)") }
-            rollLegal = false
+            hasDice = false
         }
-        let rollOutcomes = rollLegal ? try states.rollOutcomes(seat: seat) : nil
-        var shuffled: (values: [Int], target: Int32)?
-        for (i, values) in (rollOutcomes?.values ?? []).enumerated() {
-            try reset()
-            do { try game.roll(values: values) } catch {
-                if Self.isRefusal(error) { rollLegal = false; break }
-                throw OddsError.ruleError("\(name) rolling \(values.map(String.init).joined(separator: " ")): \(error)")
-            }
-            try states.checkRandom("the roll hook (or a turn hook after it) for \(name)")
-            let t = try current()
-            if weights[t] == nil { order.append(t) }
-            weights[t, default: 0] += Int(rollOutcomes?.weights[i] ?? 1)
-            if rollOutcomes?.unordered == true, shuffled == nil, Set(values).count > 1 { shuffled = (values, t) }
-        }
-        // Unordered dice: the values in another order must reach the same position (a sample).
-        if rollLegal, index % StateExplorer.repeatEvery == 0, let (values, target) = shuffled {
-            try reset()
-            let reversed = Array(values.reversed())
-            let text = { (v: [Int]) in v.map(String.init).joined(separator: " ") }
-            do { try game.roll(values: reversed) } catch {
-                throw OddsError.notAnalysable("the rules declare unordered_dice, but rolling \(text(values)) and \(text(reversed)) do not end alike (\(error))")
-            }
-            if try current() != target {
-                throw OddsError.notAnalysable("the rules declare unordered_dice, but rolling \(text(values)) and \(text(reversed)) reach different positions "
-                    + "(the script keeps the dice in the order rolled: sort them, or drop unordered_dice)")
-            }
-        }
-        if rollLegal {
-            graph.moves.append(BestPlay.Move(label: "roll", action: nil, arguments: []))
-            let total = Double(rollOutcomes?.total ?? 1)
-            for t in order {
-                graph.edgeTarget.append(t)
-                graph.edgeWeight.append(Double(weights[t] ?? 0) / total)
-            }
-            graph.edgeStart.append(graph.edgeTarget.count)
+        if hasDice {
+            try addChanceMove(BestPlay.Move(label: "roll", action: nil, arguments: []), outcomes: try states.rollOutcomes(seat: seat),
+                              index: index, name: name, describe: { "\(name) rolling \($0)" }, reset: reset) { try game.roll(values: $0) }
         }
         // Keeping each subset of the last roll's dice, where the rules keep dice.
         if game.rules.keepsDice, let dice = try? game.dice(forSeat: seat), (try? game.lastRollValues(seat: seat, dice: dice)) != nil {
             for subset in 0..<(1 << dice.count) {
                 let positions = (1...dice.count).filter { subset & (1 << ($0 - 1)) != 0 }
-                try addKeepMove(positions, dice: dice, name: name, reset: reset)
+                try addKeepMove(positions, dice: dice, index: index, name: name, reset: reset)
             }
         }
         // Every declared action with each declared choice.
@@ -457,7 +422,7 @@ final class MoveExplorer {
             let dice: DiceNotation
             do { dice = try game.dice(forSeat: seat) } catch { throw OddsError.ruleError("\(error)") }
             let before = graph.moves.count
-            try addKeepMove(positions, dice: dice, name: name, reset: reset, refusalIsAnError: true)
+            try addKeepMove(positions, dice: dice, index: index, name: name, reset: reset, refusalIsAnError: true)
             graph.botOnly.insert(before)
             graph.botMove[index] = Int32(before)
             return
@@ -478,30 +443,49 @@ final class MoveExplorer {
 
     /// `roll keep ...` of `positions` as a move when the rules take it: a chance node over
     /// the dice not kept (a refusal makes it no move, or an error for a bot's own choice).
-    func addKeepMove(_ positions: [Int], dice: DiceNotation, name: String, reset: () throws -> Void,
+    func addKeepMove(_ positions: [Int], dice: DiceNotation, index: Int, name: String, reset: () throws -> Void,
                      refusalIsAnError: Bool = false) throws {
         let label = (["roll keep"] + positions.map(String.init)).joined(separator: " ")
-        let outcomes = StateExplorer.tuples(sides: dice.sides, count: max(0, dice.count - Set(positions).count))
+        let answer = "{\"roll\", keep = {" + positions.map(String.init).joined(separator: ", ") + "}}"
+        let outcomes = RollOutcomes(sides: dice.sides, count: max(0, dice.count - Set(positions).count), unordered: false)
+        try addChanceMove(BestPlay.Move(label: label, action: nil, arguments: [], botAnswer: answer), outcomes: outcomes,
+                          index: index, name: name, describe: { "\(name) \(label) = \($0)" }, reset: reset,
+                          refusalIsAnError: refusalIsAnError) { values in
+            try game.withInputBudget { try game.roll(keeping: positions, rolled: values) }
+        }
+    }
+
+    /// A move that is a chance node: `play` each outcome from the position (`reset` puts
+    /// it back), an edge per target weighted out of the outcomes' total. Returns false, and
+    /// adds no move, when the rules refuse it (unless `refusalIsAnError`).
+    @discardableResult
+    func addChanceMove(_ move: BestPlay.Move, outcomes: RollOutcomes, index: Int, name: String, describe: (String) -> String,
+                       reset: () throws -> Void, refusalIsAnError: Bool = false, play: ([Int]) throws -> Void) throws -> Bool {
         var weights: [Int32: Int] = [:]
         var order: [Int32] = []
-        for values in outcomes {
+        var shuffled: (values: [Int], target: Int32)?
+        for (i, values) in outcomes.values.enumerated() {
             try reset()
-            do { try game.withInputBudget { try game.roll(keeping: positions, rolled: values) } } catch {
-                if Self.isRefusal(error) && !refusalIsAnError { return }
-                throw OddsError.ruleError("\(name) \(label) = \(values.map(String.init).joined(separator: " ")): \(error)")
+            do { try play(values) } catch {
+                if Self.isRefusal(error) && !refusalIsAnError { return false }
+                throw OddsError.ruleError("\(describe(values.map(String.init).joined(separator: " "))): \(error)")
             }
             try states.checkRandom("the roll hook (or a turn hook after it) for \(name)")
             let t = try current()
             if weights[t] == nil { order.append(t) }
-            weights[t, default: 0] += 1
+            weights[t, default: 0] += Int(outcomes.weights[i])
+            if outcomes.unordered, shuffled == nil, Set(values).count > 1 { shuffled = (values, t) }
         }
-        let answer = "{\"roll\", keep = {" + positions.map(String.init).joined(separator: ", ") + "}}"
-        graph.moves.append(BestPlay.Move(label: label, action: nil, arguments: [], botAnswer: answer))
+        if index % StateExplorer.repeatEvery == 0, let (values, target) = shuffled {
+            try states.checkOrderDoesNotMatter(values, reached: target, reset: reset, play: play, describe: describe)
+        }
+        graph.moves.append(move)
         for t in order {
             graph.edgeTarget.append(t)
-            graph.edgeWeight.append(Double(weights[t] ?? 0) / Double(outcomes.count))
+            graph.edgeWeight.append(Double(weights[t] ?? 0) / Double(outcomes.total))
         }
         graph.edgeStart.append(graph.edgeTarget.count)
+        return true
     }
 
     static func luaQuoted(_ text: String) -> String {

@@ -186,30 +186,6 @@ final class StateExplorer {
 
     static let maxOutcomesPerRoll = 46_656
 
-    /// The outcomes of a roll and their weights out of `total` (sides^count): every tuple
-    /// once, or - for rules that declare `unordered_dice = true` - every set of values once,
-    /// weighted by the orders it can come in (252 sets for 5d6 instead of 7,776 tuples).
-    struct RollOutcomes {
-        var values: [[Int]]
-        var weights: [Int32]
-        var total: Int32
-        let unordered: Bool
-
-        init(sides: Int, count: Int, unordered: Bool) {
-            self.unordered = unordered
-            let tuples = StateExplorer.tuples(sides: sides, count: count)
-            total = Int32(clamping: tuples.count)
-            guard unordered else { values = tuples; weights = Array(repeating: 1, count: tuples.count); return }
-            var index: [[Int]: Int] = [:]
-            values = []
-            weights = []
-            for tuple in tuples {
-                let set = tuple.sorted()
-                if let i = index[set] { weights[i] += 1 } else { index[set] = values.count; values.append(set); weights.append(1) }
-            }
-        }
-    }
-
     /// Every outcome of a roll by `seat`: of the declared dice, or of the player's own
     /// (`p.dice`, `g.params.dice`: Liar's Dice loses dice).
     var outcomesByDice: [String: RollOutcomes] = [:]
@@ -497,13 +473,6 @@ final class StateExplorer {
         }
     }
 
-    /// Every tuple of `count` dice of `sides` (one empty tuple for none).
-    static func tuples(sides: Int, count: Int) -> [[Int]] {
-        var tuples: [[Int]] = [[]]
-        for _ in 0..<count { tuples = tuples.flatMap { t in (1...max(1, sides)).map { t + [$0] } } }
-        return tuples
-    }
-
     /// A chance node: `play` each outcome (equally likely) from position `index`, an edge
     /// per target and turns begun.
     func chance(_ index: Int, name: String, outcomes: RollOutcomes, describe: (String) -> String, play: ([Int]) throws -> Void) throws {
@@ -535,22 +504,13 @@ final class StateExplorer {
             if i == 0 { first = t }
             if outcomes.unordered, shuffled == nil, Set(values).count > 1 { shuffled = (values, t) }
         }
+        if index % Self.repeatEvery == 0, let (values, target) = shuffled {
+            try checkOrderDoesNotMatter(values, reached: target, reset: { try restore(index, from: snapshot) }, play: play, describe: describe)
+        }
         // Every few positions the first roll is played again, twice, from the same
         // position: a script that keeps something outside g (a global, an upvalue, e.g.
         // the last value rolled) tends to answer differently, where a position could
         // not tell. (A sample, not a proof: see docs/scripting.md.)
-        if index % Self.repeatEvery == 0, let (values, target) = shuffled {
-            try restore(index, from: snapshot)
-            let reversed = Array(values.reversed())
-            do { try play(reversed) } catch {
-                throw OddsError.notAnalysable("the rules declare unordered_dice, but \(text(values)) and \(text(reversed)) do not end alike (\(error))")
-            }
-            let (other, _) = try encodeCurrent()
-            if Int32(other) != target {
-                throw OddsError.notAnalysable("the rules declare unordered_dice, but \(text(values)) and \(text(reversed)) reach different positions "
-                    + "(the script keeps the dice in the order rolled: sort them, or drop unordered_dice)")
-            }
-        }
         if index % Self.repeatEvery == 0, let values = outcomes.values.first {
             for _ in 0..<2 {
                 try restore(index, from: snapshot)
@@ -569,6 +529,24 @@ final class StateExplorer {
             graph.edgeTarget.append(Int32(truncatingIfNeeded: key >> 8))
             graph.edgeWeight.append(weights[key] ?? 0)
             graph.edgeTurns.append(UInt8(truncatingIfNeeded: key & 0xFF))
+        }
+    }
+
+    /// Rules that declare `unordered_dice` promise a roll's order never matters: the values
+    /// that reached `target`, played again in reverse from the same position (`reset`),
+    /// must reach it too (a sample every few positions, in `odds` and `solve`).
+    func checkOrderDoesNotMatter(_ values: [Int], reached target: Int32, reset: () throws -> Void,
+                                 play: ([Int]) throws -> Void, describe: (String) -> String) throws {
+        try reset()
+        let reversed = Array(values.reversed())
+        func text(_ values: [Int]) -> String { describe(values.map(String.init).joined(separator: " ")) }
+        do { try play(reversed) } catch {
+            throw OddsError.notAnalysable("the rules declare unordered_dice, but \(text(values)) and \(text(reversed)) do not end alike (\(error))")
+        }
+        let (other, _) = try encodeCurrent()
+        if Int32(other) != target {
+            throw OddsError.notAnalysable("the rules declare unordered_dice, but \(text(values)) and \(text(reversed)) reach different positions "
+                + "(the script keeps the dice in the order rolled: sort them, or drop unordered_dice)")
         }
     }
 
