@@ -338,20 +338,15 @@ int clua_format(lua_State *L) {
         arg++;
         units += 1 + width;
         if (format[i] == 'p') return luaL_argerror(L, arg, "'%p' would show an address, which differs between runs");
+        int text = format[i] == 's' || format[i] == 'q';
         if (strchr("aAeEfFgG", format[i]) != NULL) units += clua_float_directive_units(L, arg, format[i], width, precision);
-        /* A string given for a number (%d of "1e5") is read by strtod, digit by digit. */
-        if (format[i] != 's' && format[i] != 'q' && lua_type(L, arg) == LUA_TSTRING)
-            units += (double)lua_rawlen(L, arg) / CLUA_BYTES_PER_UNIT;
-        else if ((format[i] == 's' || format[i] == 'q') && lua_type(L, arg) == LUA_TNUMBER && !lua_isinteger(L, arg))
-            units += CLUA_FLOAT_TEXT_UNITS;
-        if ((format[i] == 's' || format[i] == 'q') && arg <= lua_gettop(L)) {
-            /* %q of a table or function has no literal form: Lua's format refuses it. */
-            if (format[i] == 's' && clua_prints_address(L, arg)) {
-                clua_push_identity(L, arg);
-                lua_replace(L, arg);
-            } else if (lua_type(L, arg) == LUA_TSTRING) {
-                units += (double)lua_rawlen(L, arg) / CLUA_BYTES_PER_UNIT;
-            }
+        else if (text && lua_type(L, arg) == LUA_TNUMBER && !lua_isinteger(L, arg)) units += CLUA_FLOAT_TEXT_UNITS;
+        /* A string argument is copied (%s, %q) or read as a number by strtod (%d of "1e5"). */
+        if (lua_type(L, arg) == LUA_TSTRING) units += (double)lua_rawlen(L, arg) / CLUA_BYTES_PER_UNIT;
+        /* %s of a table or function prints its identity (%q of one has no literal form: Lua refuses it). */
+        if (format[i] == 's' && clua_prints_address(L, arg)) {
+            clua_push_identity(L, arg);
+            lua_replace(L, arg);
         }
     }
     clua_charge_or_raise(L, (int64_t)units);

@@ -422,7 +422,7 @@ static int clua_charged(lua_State *L) {
     case CLUA_COST_UNPACK_DATA:
         /* Each result needs at least one character of the format. */
         if (clua_bytes(L, 1) > CLUA_MAX_RESULTS) return clua_too_many_results(L);
-        for (int i = 1; i <= lua_gettop(L); i++) units += 1 + clua_bytes(L, i) / CLUA_BYTES_PER_UNIT;
+        units += lua_gettop(L) + clua_bytes(L, 1) / CLUA_BYTES_PER_UNIT; /* the data: above */
         break;
     case CLUA_COST_MOVE: {
         /* Lua's own checks first ("too many elements to move", "destination wrap
@@ -437,7 +437,7 @@ static int clua_charged(lua_State *L) {
         break;
     }
     case CLUA_COST_PACK:
-        for (int i = 1; i <= lua_gettop(L); i++) units += 1 + clua_bytes(L, i) / CLUA_BYTES_PER_UNIT;
+        units += lua_gettop(L) + clua_bytes(L, 1) / CLUA_BYTES_PER_UNIT; /* the values: above */
         break;
     }
     clua_charge_or_raise(L, units > 9.0e18 ? (int64_t)9.0e18 : (int64_t)units);
