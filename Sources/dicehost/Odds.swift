@@ -133,15 +133,7 @@ extension DiceHostCommand {
                 try Sweep.writeChart(rows, players: players, param: plan.param, title: title, to: chart, rules: rules)
             }
             if json {
-                let fair = Sweep.fairest(rows)
-                let object: [[String: Any]] = rows.enumerated().map { i, row in
-                    var o: [String: Any] = [plan.param: row.value, "wins": Dictionary(uniqueKeysWithValues: zip(players, row.wins)),
-                                            "fairest": i == fair]
-                    if let length = row.length { o["rolls"] = length }
-                    return o
-                }
-                let data = (try? JSONSerialization.data(withJSONObject: ["param": plan.param, "rows": object], options: [.sortedKeys])) ?? Data()
-                print(String(decoding: data, as: UTF8.self))
+                print(Sweep.json(rows, players: players, param: plan.param))
             } else {
                 print("\(results.first?.rules ?? rules) (\(rules)): exact win probabilities under the bots, by \(plan.param)")
                 print(Sweep.table(rows, players: players, param: plan.param, lengthTitle: "expected rolls"))

@@ -171,17 +171,10 @@ extension DiceHostCommand.Sim {
                 try Sweep.writeChart(rows, players: players, param: sweep.param, title: title, to: chart, rules: rules)
             }
             if json {
-                let fair = Sweep.fairest(rows)
-                let object: [[String: Any]] = rows.enumerated().map { i, row in
-                    var o: [String: Any] = [sweep.param: row.value, "games": results[i].games,
-                                            "wins": Dictionary(uniqueKeysWithValues: zip(players, row.wins)),
-                                            "intervals": Dictionary(uniqueKeysWithValues: zip(players, (row.intervals ?? []).map { [$0.lower, $0.upper] })),
-                                            "unfinished": results[i].unfinished, "fairest": i == fair]
-                    if let length = row.length { o["rolls"] = length }
-                    return o
-                }
-                let data = (try? JSONSerialization.data(withJSONObject: ["param": sweep.param, "seed": base.seed, "rows": object], options: [.sortedKeys])) ?? Data()
-                print(String(decoding: data, as: UTF8.self))
+                print(Sweep.json(rows, players: players, param: sweep.param, fields: ["seed": base.seed]) { i in
+                    ["games": results[i].games, "unfinished": results[i].unfinished,
+                     "intervals": Dictionary(uniqueKeysWithValues: zip(players, (rows[i].intervals ?? []).map { [$0.lower, $0.upper] }))]
+                })
             } else {
                 print("\(name) (\(rules)): win rates in \(base.range.count) games per value (95% intervals), by \(sweep.param)")
                 print(Sweep.table(rows, players: players, param: sweep.param, lengthTitle: "mean rolls"))

@@ -43,6 +43,23 @@ struct Sweep {
         rows.indices.min { spread(rows[$0]) < spread(rows[$1]) }
     }
 
+    /// `--json` of a sweep: a row per value (its wins by player, rolls, whether fairest)
+    /// with `extra(i)` added to row i, and `fields` beside the rows.
+    static func json(_ rows: [Row], players: [String], param: String, fields: [String: Any] = [:],
+                     extra: (Int) -> [String: Any] = { _ in [:] }) -> String {
+        let fair = fairest(rows)
+        let object: [[String: Any]] = rows.enumerated().map { i, row in
+            var o: [String: Any] = [param: row.value, "wins": Dictionary(uniqueKeysWithValues: zip(players, row.wins)), "fairest": i == fair]
+            if let length = row.length { o["rolls"] = length }
+            return o.merging(extra(i)) { _, new in new }
+        }
+        var top = fields
+        top["param"] = param
+        top["rows"] = object
+        let data = (try? JSONSerialization.data(withJSONObject: top, options: [.sortedKeys])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+
     static func spread(_ row: Row) -> Double { (row.wins.max() ?? 0) - (row.wins.min() ?? 0) }
 
     static func table(_ rows: [Row], players: [String], param: String, lengthTitle: String) -> String {
