@@ -174,28 +174,31 @@ enum OddsReport {
 
     /// `--vs solver`: each seat's bot against best play.
     static func text(_ v: BestPlay.Versus, rules: String) -> String {
-        var lines = ["\(rules): the rules' bot against best play (each other seat plays its best reply)",
-                     String(format: "%d positions; value iteration to %.1e (largest change in the last sweep %.1e); %.2f s",
-                            v.states, v.tolerance, v.residual, v.seconds), "",
-                     "seat            bot vs best    best vs best   given away"]
-        for (seat, name) in v.players.enumerated() {
-            let bot = v.botInSeat[seat][seat], best = v.best[seat]
-            lines.append(pad(name, 16) + pad(String(format: "%.6f", bot), 15) + pad(String(format: "%.6f", best), 15)
-                         + String(format: "%.6f", best - bot))
-        }
-        return lines.joined(separator: "\n")
+        comparison("\(rules): the rules' bot against best play (each other seat plays its best reply)",
+                   states: v.states, tolerance: v.tolerance, residual: v.residual, seconds: v.seconds,
+                   columns: "bot vs best    best vs best   given away", differenceFormat: "%.6f",
+                   rows: v.players.indices.map { (v.players[$0], v.botInSeat[$0][$0], v.best[$0]) }, difference: { $1 - $0 })
     }
 
     /// `--vs FILE.lua`: a policy module in each seat against the rules' bot.
     static func text(_ v: PolicyVersus, rules: String) -> String {
-        var lines = ["\(rules): the policy \(v.policyFile) in each seat against the rules' bot in the others",
+        comparison("\(rules): the policy \(v.policyFile) in each seat against the rules' bot in the others",
+                   states: v.states, tolerance: v.tolerance, residual: v.residual, seconds: v.seconds,
+                   columns: "policy vs bot  bot vs bot     gained", differenceFormat: "%+.6f",
+                   rows: v.players.indices.map { (v.players[$0], v.policyInSeat[$0][$0], v.botOnly[$0]) }, difference: { $0 - $1 })
+    }
+
+    /// A seat-by-seat table of two chances and their difference, under a heading.
+    static func comparison(_ heading: String, states: Int, tolerance: Double, residual: Double, seconds: Double,
+                           columns: String, differenceFormat: String, rows: [(String, Double, Double)],
+                           difference: (Double, Double) -> Double) -> String {
+        var lines = [heading,
                      String(format: "%d positions; value iteration to %.1e (largest change in the last sweep %.1e); %.2f s",
-                            v.states, v.tolerance, v.residual, v.seconds), "",
-                     "seat            policy vs bot  bot vs bot     gained"]
-        for (seat, name) in v.players.enumerated() {
-            let policy = v.policyInSeat[seat][seat], bot = v.botOnly[seat]
-            lines.append(pad(name, 16) + pad(String(format: "%.6f", policy), 15) + pad(String(format: "%.6f", bot), 15)
-                         + String(format: "%+.6f", policy - bot))
+                            states, tolerance, residual, seconds), "",
+                     "seat            " + columns]
+        for (name, first, second) in rows {
+            lines.append(pad(name, 16) + pad(String(format: "%.6f", first), 15) + pad(String(format: "%.6f", second), 15)
+                         + String(format: differenceFormat, difference(first, second)))
         }
         return lines.joined(separator: "\n")
     }
