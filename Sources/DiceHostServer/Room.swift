@@ -530,27 +530,3 @@ actor Room {
         return zip(x, y).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
 }
-
-extension ActionArgument {
-    /// The value the rules get: the argument's text read as the REPL reads a word
-    /// (integer, finite number, true/false, else a string), so the room log's command
-    /// line replays to the same value ("25" and 25 are both the integer 25).
-    var commandValue: LuaValue {
-        let text = commandText
-        if let i = Int64(text) { return .integer(i) }
-        if let d = Double(text), d.isFinite { return .number(d) }
-        if text == "true" { return .boolean(true) }
-        if text == "false" { return .boolean(false) }
-        return .string(text)
-    }
-
-    /// The argument as the REPL types it (for the room log).
-    var commandText: String {
-        switch self {
-        case .integer(let n): return String(n)
-        case .number(let d): return String(d)
-        case .string(let s): return s
-        case .boolean(let b): return b ? "true" : "false"
-        }
-    }
-}

@@ -141,32 +141,6 @@ enum ClientMessage: Equatable {
     }
 }
 
-/// One argument of an action, as JSON gives it (the rules see Lua values).
-enum ActionArgument: Equatable {
-    case integer(Int64), number(Double), string(String), boolean(Bool)
-
-    init(json value: JSONValue) throws {
-        switch value {
-        case .bool(let flag): self = .boolean(flag)
-        case .integer(let n): self = .integer(n)
-        case .number(let d):
-            guard d.isFinite else { throw ProtocolError("bad-field", "an action argument must be a finite number") }
-            self = .number(d)
-        case .string(let text):
-            guard (1...ServerProtocol.maxArgumentBytes).contains(text.utf8.count) else {
-                throw ProtocolError("bad-field", "an action argument must have 1 to \(ServerProtocol.maxArgumentBytes) bytes, got \(text.utf8.count)")
-            }
-            // One word, as the REPL and the room log type it.
-            guard !text.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.properties.generalCategory == .control }) else {
-                throw ProtocolError("bad-field", "an action argument is one word: no spaces or control characters")
-            }
-            self = .string(text)
-        default:
-            throw ProtocolError("bad-field", "an action argument must be a number, a string or true/false, got \(value.kindName)")
-        }
-    }
-}
-
 /// A message the server refused, with a stable code (for programs) and a sentence (for people).
 struct ProtocolError: Error, Equatable, CustomStringConvertible {
     var code: String
