@@ -57,7 +57,6 @@ end
 
 function mia.roll(g, p, r)
   if g.state.phase ~= "roll" then error("announce a value, or believe or call, first", 0) end
-  g.state.shown = nil
   g.state.cup = {owner = p.name, values = {r.values[1], r.values[2]}, value = reading(r.values[1], r.values[2])}
   g.state.phase = "announce"
   g:tell(p, "under your cup: %d", g.state.cup.value)
@@ -99,8 +98,7 @@ mia.actions = {
     if g.state.phase ~= "respond" or not g.state.cup then error("there is no announcement to call", 0) end
     local cup, announced = g.state.cup, g.state.announced
     local announcer = g:player(cup.owner)
-    g:reveal(announcer, cup.values)
-    g.state.shown = cup
+    g:reveal(announcer, cup.values) -- shown by the event, not kept in g (see liars-dice.lua)
     local liar = rank(cup.value) < rank(announced)
     g:say("%s calls: the cup shows %d, %s announced %d: %s", p.name, cup.value, announcer.name, announced,
       liar and "a lie" or "true")
@@ -117,16 +115,16 @@ function mia.status(g)
 end
 
 -- What `viewer` sees: the announcement, every player's lives, the cup as hidden dice -
--- its values only for the one who rolled it, or for all once called.
+-- its values only for the one who rolled it (a call shows it to all by a `reveal` event).
 function mia.view(g, viewer)
   local v = {phase = g.state.phase, announced = g.state.announced, by = g.state.by, turn = g.current and g.current.name,
              you = viewer and viewer.name, params = {bluff = g.params.bluff}, players = {}}
   for i, p in ipairs(g.players) do v.players[i] = {name = p.name, lives = p.lives, out = p.eliminated} end
-  local cup = g.state.shown or g.state.cup
+  local cup = g.state.cup
   if cup then
     local values = {cup.values[1], cup.values[2]}
     local roll = {values = values, total = values[1] + values[2], flag = "ok", ok = true}
-    local seen = g.state.shown ~= nil or (viewer ~= nil and viewer.name == cup.owner)
+    local seen = viewer ~= nil and viewer.name == cup.owner
     v.cup = {owner = cup.owner, dice = seen and roll or hidden("dice", 2), value = seen and cup.value or nil}
   end
   return v

@@ -261,6 +261,7 @@ enum OddsReport {
                          + "expected records \(expectation(metric.expectedCount))")
         }
         if r.droppedLastRoll { lines.append("(no hook looked into a last roll, so it is not part of a position)") }
+        if r.repeatedRolls.isLarge { lines.append(r.repeatedRolls.advice) }
         return lines.joined(separator: "\n")
     }
 
@@ -318,6 +319,9 @@ enum OddsReport {
             "explore_seconds": r.exploreSeconds, "solve_seconds": r.solveSeconds,
             "lua_memory_peak": r.luaMemoryPeak, "process_memory_peak": r.processMemoryPeak,
             "last_roll_in_state": !r.droppedLastRoll,
+            "repeated_rolls": ["positions": r.repeatedRolls.positions, "rolls_played": r.repeatedRolls.rollsPlayed,
+                               "repeated_positions": r.repeatedRolls.repeatedPositions,
+                               "repeated_rolls_played": r.repeatedRolls.repeatedRollsPlayed],
         ]
         object["wins"] = Dictionary(uniqueKeysWithValues: r.players.enumerated().map { ($0.element, valueObject(r.wins[$0.offset])) })
         object["losses"] = Dictionary(uniqueKeysWithValues: r.players.enumerated().map { ($0.element, valueObject(r.losses[$0.offset])) })

@@ -99,7 +99,8 @@ struct SeatViewProtocolTests {
         #expect(Self.cup(in: replay["state"] as? [String: Any], of: "Bob")?["kind"] as? String == "hidden")
         #expect(replayed.filter { $0["to"] != nil }.allSatisfy { ($0["to"] as? [String])?.contains("Ann") == true })
 
-        // Bids and a call: the reveal is public, and then every seat sees every cup.
+        // Bids and a call: the reveal is public, so every seat sees every cup in its events;
+        // the rules keep no history in g, so the next round's view has no cup yet.
         again.send(["type": "action", "seq": 2, "name": "bid", "args": [1, 2]])
         _ = try #require(await Self.turn(of: "Bob", bob))
         bob.send(["type": "action", "seq": 2, "name": "liar", "args": []])
@@ -107,7 +108,10 @@ struct SeatViewProtocolTests {
         let reveals = (shown["events"] as? [[String: Any]])?.filter { $0["type"] as? String == "reveal" } ?? []
         #expect(reveals.count == 2)
         #expect(reveals.first { $0["player"] as? String == "Ann" }?["values"] as? [Int] == values.sorted())
-        #expect(Self.cup(in: shown["state"] as? [String: Any], of: "Ann")?["kind"] as? String == "roll")
+        #expect(reveals.first { $0["player"] as? String == "Bob" }?["values"] as? [Int] != nil)
+        let annAfter = ((shown["state"] as? [String: Any])?["view"] as? [String: Any])?["players"] as? [[String: Any]]
+        #expect(annAfter?.first { $0["name"] as? String == "Ann" }?["rolled"] as? Bool == false)
+        #expect(Self.cup(in: shown["state"] as? [String: Any], of: "Ann") == nil)
         // No state a spectator received ever held the designer's `summary` of every table.
         #expect(!Self.texts(eve).contains { $0.contains("\"summary\"") })
         for c in [again, bob, eve] { c.close() }

@@ -119,6 +119,7 @@ def main():
         wait(ann, lambda d: "Your turn" in text_of(d, "turn"), "Ann's first turn")
 
         shot_taken = False
+        call_checked = False
         moves = 0
         while moves < 120:
             if "Game over" in text_of(ann, "phase"):
@@ -133,6 +134,7 @@ def main():
             driver = windows[mover]
             phase = field(driver, "phase")
             count = log_count(ann)
+            called = False
             if "rolling" in phase:
                 click(driver, "#roll")
             elif field(driver, "bid") in ("", "–"):
@@ -154,7 +156,19 @@ def main():
                 click(driver, 'button[data-action="bid"]')
             else:
                 click(driver, 'button[data-action="liar"]')
+                called = True
             wait(ann, lambda d: log_count(d) > count or "Game over" in text_of(d, "phase"), "%s's move on Ann's screen" % mover)
+            if called and not call_checked:
+                # The first call shows every cup (2 dice each): each window draws the same
+                # six dice in the scoreboard's "shown" column, from the reveal events.
+                shown = {}
+                for name in NAMES:
+                    cells = '#scoreboard td[data-field="shown"] .die'
+                    wait(windows[name], lambda d: len(d.find_elements(By.CSS_SELECTOR, cells)) == 6, "the shown cups on %s's screen" % name)
+                    shown[name] = [e.get_attribute("data-value") for e in windows[name].find_elements(By.CSS_SELECTOR, cells)]
+                    snap(windows[name], "liars-dice-%s-call" % name.lower())
+                assert shown["Ann"] == shown["Bob"] == shown["Cy"], shown
+                call_checked = True
             moves += 1
             for name in NAMES:
                 received[name] += frames(windows[name])
@@ -163,6 +177,7 @@ def main():
             snap(windows[name], "liars-dice-%s-over" % name.lower())
             received[name] += frames(windows[name])
         assert shot_taken, "no round reached bidding"
+        assert call_checked, "no call was made"
         checked = sum(check_frames(name, received[name]) for name in NAMES)
         assert checked > 30, "too few frames captured (%d): is the performance log on?" % checked
         winner = text_of(ann, "phase")

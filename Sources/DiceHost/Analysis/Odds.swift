@@ -83,6 +83,8 @@ public enum Odds {
         public var turnDistribution: LengthDistribution? = nil
         public var metrics: [Metric]
         public var droppedLastRoll: Bool
+        /// Rolls played only to reach what another position's rolls had reached.
+        public var repeatedRolls = RepeatedRolls()
         public var exploreSeconds: Double
         public var solveSeconds: Double
         /// Peak bytes of the Lua heap that held the positions, and of the whole process.
@@ -112,6 +114,7 @@ public enum Odds {
                             draw: Value(exact: nil, double: 0), neverEnds: Value(exact: nil, double: 0),
                             rolls: nil, turns: nil, metrics: [], droppedLastRoll: graph.droppedLastRoll,
                             exploreSeconds: 0, solveSeconds: 0, luaMemoryPeak: game.lua.memoryPeak, processMemoryPeak: 0)
+        result.repeatedRolls = graph.repeatedRolls.counts
         let report: (Int) -> Void = { progress?("\(graph.count) positions, \($0) components solved") }
         if exact {
             let solver = ChainSolver<Rational>(graph: graph, seats: seats)

@@ -138,6 +138,7 @@ extension StateExplorer {
             graph.edgeWeight.append(weights[key] ?? 0)
             graph.edgeTurns.append(UInt8(truncatingIfNeeded: key & 0xFF))
         }
+        graph.repeatedRolls.note(edges: order.map { ($0, weights[$0] ?? 0) }, played: outcomes.values.count)
     }
 
     /// Rules that declare `unordered_dice` promise a roll's order never matters: the values

@@ -31,6 +31,8 @@ final class StateGraph {
     var initialMetrics: [(metric: Int32, value: Double)] = []
     /// Whether the players' `last_roll` was left out of positions (see `StateCodec`).
     var droppedLastRoll = false
+    /// Rolls that only reached what another position's rolls had (see `RepeatedRolls`).
+    var repeatedRolls = RepeatedRollCounter()
 
     var count: Int { terminal.count }
     var transitions: Int { edgeTarget.count }

@@ -15,6 +15,9 @@ let spectating = false;
 let pending = [];                    // messages to send once the server said hello
 let timer = { deadline: null, handle: null };
 let lastState = null;
+// The dice each player last showed (`reveal` events), until that player rolls again: a
+// call in Liar's Dice puts every cup on the table, and the scoreboard draws it there.
+let shownDice = {};
 let reconnectDelay = 500;
 
 // ---- storage: the reconnect token and the last sequence number, per room ----
@@ -110,11 +113,12 @@ function handle(m) {
       showTable();
       break;
     case "state":
-      if (m.events) { clearLog(); addEvents(m.first, m.events); }
+      if (m.events) { clearLog(); shownDice = {}; noteShown(m.events); addEvents(m.first, m.events); }
       showState(m.state);
       break;
     case "events":
       if (pixelsTable) pixelsTable.events(m.events, lastState && lastState.current);  // Pixels hook
+      noteShown(m.events);
       addEvents(m.first, m.events);
       showState(m.state);
       break;
@@ -249,6 +253,14 @@ function addEvents(first, events) {
   log.scrollTop = log.scrollHeight;
 }
 
+function noteShown(events) {
+  for (const e of events) {
+    if (e.type === "start") shownDice = {};
+    else if (e.type === "reveal" && Array.isArray(e.values)) shownDice[e.player] = e.values;
+    else if (e.type === "roll") delete shownDice[e.player];
+  }
+}
+
 function addLogLine(text, cls) {
   const li = document.createElement("li");
   li.className = cls;
@@ -327,7 +339,7 @@ function showState(s) {
   const me = seat ? seat.name : null;
   const view = s.view;
   const hasPlayersView = view && Array.isArray(view.players);
-  DiceTable.scoreboard($("scoreboard"), hasPlayersView ? view.players : null, s, me, s.leds);
+  DiceTable.scoreboard($("scoreboard"), hasPlayersView ? view.players : null, s, me, s.leds, shownDice);
   DiceTable.fields($("table-fields"), view, s.leds);
   $("raw-view").textContent = view === undefined ? "" : JSON.stringify(view, null, 2);
   const leds = $("leds");

@@ -86,8 +86,9 @@ const DiceTable = (() => {
   }
 
   // The players of a view (v.players, a list of tables with a name) as a scoreboard:
-  // one column per field any of them has.
-  function scoreboard(table, players, state, me, leds) {
+  // one column per field any of them has, and a "shown" column with the dice a player
+  // revealed (`shown`: values by name, from the reveal events) until they roll again.
+  function scoreboard(table, players, state, me, leds, shown) {
     table.replaceChildren();
     if (!Array.isArray(players) || players.length === 0 || !players.every((p) => p && typeof p === "object" && "name" in p)) {
       table.hidden = true;
@@ -96,9 +97,11 @@ const DiceTable = (() => {
     table.hidden = false;
     const columns = [];
     for (const p of players) for (const k of Object.keys(p)) if (k !== "name" && k !== "out" && !columns.includes(k)) columns.push(k);
+    const showing = shown && players.some((p) => Array.isArray(shown[p.name]));
     const head = el("tr");
     head.appendChild(el("th", "", "player"));
     for (const c of columns) head.appendChild(el("th", "", c));
+    if (showing) head.appendChild(el("th", "", "shown"));
     table.appendChild(head);
     for (const p of players) {
       const tr = el("tr");
@@ -111,6 +114,20 @@ const DiceTable = (() => {
         const td = el("td");
         td.dataset.field = c;
         td.appendChild(value(p[c], leds));
+        tr.appendChild(td);
+      }
+      if (showing) {
+        const td = el("td");
+        td.dataset.field = "shown";
+        const values = shown[p.name];
+        if (Array.isArray(values)) {
+          const g = el("span", "group roll shown");
+          for (const x of values) g.appendChild(die(x, leds && leds[x - 1], true));
+          g.title = p.name + " showed these; they go back under the cup when " + p.name + " rolls";
+          td.appendChild(g);
+        } else {
+          td.appendChild(value(null));
+        }
         tr.appendChild(td);
       }
       table.appendChild(tr);
