@@ -23,11 +23,64 @@ import Testing
         ("examples/dice-games/yacht.lua", ["Ann", "Bob"], []),         // bots that keep dice
         ("examples/dice-games/yacht.lua", ["Ann", "Bob", "Cy"], [("rounds", "2")]),
         ("rules/labyrinth.lua", ["Ann"], []),                           // actions with arguments
+        ("rules/liars-dice.lua", ["Ann", "Bob"], [("start_dice", "2")]),  // views, fewer dice, tell, reveal
+        ("rules/liars-dice.lua", ["Ann", "Bob", "Cy"], []),
+        ("rules/mia.lua", ["Ann", "Bob"], []),
+        ("rules/mia.lua", ["Ann", "Bob", "Cy", "Dee"], [("lives", "2")]),
     ] as [(String, [String], [(String, String)])])
     func everyGameIsTheGamePlayAutoPlays(rules: String, players: [String], params: [(String, String)]) throws {
         for seed: UInt64 in [1, 4_000_000_007] {
             try expectPlayAutoResult(rulesFile: rules, players: players, params: params, games: 50, seed: seed)
         }
+    }
+
+    /// A game with a view (each bot sees only its view), players' own numbers of dice
+    /// (fewer and more than declared), `g:tell` to one player and to a list, `g:reveal` of a
+    /// roll, of a list and of the last roll by default, and a reveal the host refuses (the
+    /// game fails with the host's message).
+    @Test func viewsOwnDiceTellAndRevealGiveThePlayAutoResult() throws {
+        let path = try temporaryRules("""
+            local t = rules { name = "Cups", players = {2, 3}, dice = "3d6", secret_rolls = true }
+            function t.setup(g) for _, p in ipairs(g.players) do p.dice = 3; p.score = 0 end end
+            function t.roll(g, p, r)
+              g:tell(p, "you rolled %s", r)
+              g:tell(g.players, "%s rolled", p.name)
+              g:reveal(p, r)
+              p.score = p.score + r.total
+              g:record("dice", #r.values)
+              p.dice = p.dice % 5 + 1
+              if p.score >= 40 then g:win(p) return end
+              g:next_turn()
+            end
+            t.actions = {
+              show = function(g, p) g:reveal(p); g:reveal(p, {1, 2, 6}); p.shown = p.score; g:next_turn() end,
+              bad = function(g, p) g:reveal(p, {0}) end,
+            }
+            function t.view(g, viewer)
+              local v = {players = {}}
+              for i, q in ipairs(g.players) do
+                v.players[i] = {score = q.score, shown = q.shown, mine = q == viewer, cup = q == viewer and hidden("dice", q.dice) or nil}
+              end
+              return v
+            end
+            function t.bot(v, p)
+              local me
+              for _, q in ipairs(v.players) do if q.mine then me = q end end
+              if me.score == 37 then return "bad" end
+              if me.score > 0 and me.score % 4 == 1 and me.shown ~= me.score then return "show" end
+              return "roll"
+            end
+            return t
+            """)
+        let result = try expectPlayAutoResult(rulesFile: path, players: ["Ann", "Bob", "Cy"], params: [], games: 300, seed: 5)
+        #expect(result.errors > 0 && result.errors < 300, "\(result.errors) failed games: the refused reveal should fail a few")
+        #expect(result.metrics["dice"]?.minimum == 1 && result.metrics["dice"]?.maximum == 5)  // fewer and more than 3
+        let misses = Counter()
+        var plan = Simulation.Plan(rulesFile: path, players: ["Ann", "Bob", "Cy"], games: 300, seed: 5)
+        plan.playedMoveByMove = { _ in misses.add() }
+        _ = try Simulation.run(plan)
+        // Only the failing games are the host's.
+        #expect(misses.value == result.errors, "\(misses.value) of 300 played move by move, \(result.errors) failed")
     }
 
     /// Scripts that take the host's other ways through a move: kept and exploding dice (the
@@ -248,8 +301,9 @@ import Testing
 
     /// The fast path plays the shipped games itself: the move-by-move reference is for
     /// games it cannot play, not the way every game goes (which would be exact, and slow).
-    /// (Yacht is not here: its bot keeps dice, `{"roll", keep...}`, which only the host does.)
-    @Test(arguments: ["examples/rules/pig.lua", "rules/craps.lua", "rules/race.lua", "rules/race-doubles.lua"])
+    /// (Liar's Dice and Mia: their bots see views, and Liar's Dice players lose dice.)
+    @Test(arguments: ["examples/rules/pig.lua", "rules/craps.lua", "rules/race.lua", "rules/race-doubles.lua",
+                      "rules/liars-dice.lua", "rules/mia.lua"])
     func theShippedGamesArePlayedInLua(rules: String) throws {
         let misses = Counter()
         var plan = Simulation.Plan(rulesFile: rules, players: ["Ann", "Bob"], games: 1000, seed: 17)

@@ -43,6 +43,8 @@ final class FastSimulation {
             ("blink_count", .integer(Int64(HostLimits.blinkCount.upperBound))),
             ("led_priority", .integer(Int64(HostLimits.ledPriority.upperBound))),
             ("colours", .table(lua.makeTable(fields: LEDColor.named.keys.sorted().map { ($0, .boolean(true)) }))),
+            ("max_dice", .integer(Int64(DiceNotation.counts.upperBound))),
+            ("max_die_value", .integer(Int64(Game.maxRevealedValue))),
         ])
         let chunk = try lua.load(FastSimulationDriver.source, chunkName: FastSimulationDriver.chunkName)
         guard let exports = try lua.call(.function(chunk), [game.api.exports, native, game.api.led, .table(limits)]).first?.tableRef,
@@ -55,6 +57,7 @@ final class FastSimulation {
         let plan = lua.makeTable(fields: [
             ("names", .table(template.names)), ("params", .table(template.params)), ("rules", .table(game.rulesTable)),
             ("setup", game.hooks.setup), ("turn", game.hooks.turn), ("roll", game.hooks.roll), ("bot", game.hooks.bot),
+            ("view", game.hooks.view),
             ("count", .integer(Int64(dice.count))), ("sides", .integer(Int64(dice.sides))), ("modifier", .integer(Int64(dice.modifier))),
             ("notation", plain ? .nil : .string(dice.text)), ("dice_text", .string(dice.text)),
             ("seed", .integer(Int64(bitPattern: seed))), ("move_limit", .integer(Int64(moveLimit))),

@@ -138,8 +138,8 @@ public enum Simulation {
                 game.transactional = false
                 var fast: FastSimulation?
                 // The fast path reports blocks, not games: a study that wants each game
-                // (`sim --csv`) is played move by move. A game with a view (fair bots see only their view, made by the host) too.
-                if let watchdog, plan.gameFinished == nil, !game.hasView {
+                // (`sim --csv`) is played move by move.
+                if let watchdog, plan.gameFinished == nil {
                     watchdog.watch(game.lua)
                     game.lua.useGenerationalCollector()
                     do { fast = try FastSimulation.load(into: game, seed: plan.seed, moveLimit: plan.moveLimit) } catch {

@@ -14,6 +14,8 @@ local TURN = limits.turn_pass + HOST
 local PASSES = limits.turn_pass_limit
 local MAX_DELAY, MAX_TIMERS = limits.timer_delay, limits.pending_timers
 local MAX_MS, MAX_BLINKS, MAX_PRIORITY = limits.led_ms, limits.blink_count, limits.led_priority
+-- The most dice a roll (p.dice) or a reveal may hold, and the largest die value revealed.
+local MAX_DICE, MAX_VALUE = limits.max_dice, limits.max_die_value
 -- Records per game kept here; a game that records more is left to the host, which
 -- counts their memory against the game's limit. A call ends after the game that takes
 -- the block's log past MAX_LOGGED records (the host counts the log, and calls again).
@@ -28,7 +30,7 @@ local function fallback() error("dicehost-simulation: this game is played move b
 local charged, outcome, pending, turns, rolls, records = 0, nil, nil, 0, 0, 0
 local n, names, seats, player_list, params, g, state = 0, nil, nil, nil, nil, nil, nil
 local template_params, rules_table
-local setup_hook, turn_hook, roll_hook, bot_hook
+local setup_hook, turn_hook, roll_hook, bot_hook, view_hook
 local count, sides, modifier, notation, dice_text
 local ascii = {}
 local timers, timer_count, timer_id = {}, 0, 1
@@ -130,6 +132,12 @@ function SimG:record(metric, value)
   log_values[at] = value
 end
 function SimG:is_over() return outcome ~= nil end
+-- g:tell: g:say for some players only. While a simulation plays, the host shows no text,
+-- so it checks only that there is an audience; charged as a say.
+function SimG:tell(to)
+  if to == nil then fallback() end
+  charged = charged + HOST
+end
 SimG.player = G.player
 
 -- Timers: the clock never moves while bots play, so none fires; what the host checks
@@ -201,6 +209,34 @@ local function roll_unchanged()
   return not touched[Roll] and Roll.__index == ROLL_INDEX and Roll.__tostring == ROLL_TOSTRING
 end
 local spare_rolls, spare_values = {}, {}
+
+-- g:reveal(p [, r]): shows nothing in a simulation, but the host checks what it would
+-- show (Game.revealedRoll): p a player; r (p's last roll by default) a roll or a list of
+-- at most MAX_DICE die values from 1 to MAX_VALUE. What it might refuse is the host's.
+function SimG:reveal(p, r)
+  charged = charged + HOST
+  seat_of(p)
+  if r == nil then
+    if getmetatable(p) ~= nil then fallback() end
+    r = rawget(p, "last_roll")
+  end
+  if type(r) ~= "table" then fallback() end
+  local mt = getmetatable(r)
+  if mt ~= nil and mt ~= Roll and mt ~= RollWatch then fallback() end
+  local list = rawget(r, "values")
+  if type(list) == "table" then
+    mt = getmetatable(list)
+    if mt ~= nil and mt ~= ValuesWatch then fallback() end
+  else
+    list = r
+  end
+  local k = rawlen(list)
+  if k > MAX_DICE then fallback() end
+  for i = 1, k do
+    local v = rawget(list, i)
+    if math_type(v) ~= "integer" or v < 1 or v > MAX_VALUE then fallback() end
+  end
+end
 -- A roll table as a fresh fill leaves it: every own field present (so refills write in
 -- place), `previous` absent.
 local function make_fresh(r, values)
@@ -308,7 +344,15 @@ local function play_game(move_limit)
     local p = seats[seat]
     if not p then fallback() end
     if bot_hook then
-      local choice = bot_hook(g, p)
+      -- In a game with a view the bot sees its player's view, made as the host makes it
+      -- (Game.botSubject: view(g, p), its first result).
+      local subject = g
+      if view_hook then
+        charged = charged + HOST
+        subject = view_hook(g, p)
+        if outcome then fallback() end
+      end
+      local choice = bot_hook(subject, p)
       if outcome then fallback() end
       if choice ~= "roll" and choice ~= nil then
         local name, arguments = choice, nil
@@ -350,8 +394,16 @@ local function play_game(move_limit)
       p = seats[seat]
       if not p then fallback() end
     end
-    -- A player whose dice differ from the declared ones (p.dice, g.params.dice): the host's.
-    if rawget(p, "dice") ~= nil or rawget(g.params, "dice") ~= dice_text then fallback() end
+    -- The player's dice as the host reads them (Game.dice(forSeat:)): p.dice, a number of
+    -- the declared dice (Liar's Dice loses dice), else the declared dice. Other dice
+    -- (notation in p.dice or g.params.dice, no dice, dice with notation) are the host's.
+    local ndice = count
+    local own = rawget(p, "dice")
+    if own ~= nil then
+      if math_type(own) ~= "integer" or own < 1 or own > MAX_DICE or notation then fallback() end
+      ndice = own
+    end
+    if rawget(g.params, "dice") ~= dice_text then fallback() end
     do
       -- The roll: into the one of the player's two roll tables that is not their last
       -- roll (as the prelude's deliver_roll does), its own fields written in place.
@@ -368,7 +420,13 @@ local function play_game(move_limit)
       end
       local values = spare_values[k]
       if touched[1] and (touched[r] or touched[values]) then make_fresh(r, values) end
-      if count == 1 and not notation then
+      if ndice ~= count then
+        -- Another number of dice than the tables are made for: the values past ndice go,
+        -- and the table is made fresh before its next fill.
+        for i = ndice + 1, count do raw_set(values, i, nil) end
+        touched[values], touched[1] = true, true
+      end
+      if ndice == 1 and not notation then
         local v = random(sides)
         values[1] = v
         r.value = v
@@ -381,7 +439,7 @@ local function play_game(move_limit)
         local first = random(sides)
         values[1] = first
         local total, doubles = first + modifier, true
-        for i = 2, count do
+        for i = 2, ndice do
           local v = random(sides)
           values[i] = v
           total = total + v
@@ -486,7 +544,7 @@ local function play(plan, first, last)
   for k = 1, 2 * n do make_fresh(spare_rolls[k], spare_values[k]) end
   if not touched[Roll] then reset(touched) end
   template_params, rules_table = plan.params, plan.rules
-  setup_hook, turn_hook, roll_hook, bot_hook = plan.setup, plan.turn, plan.roll, plan.bot
+  setup_hook, turn_hook, roll_hook, bot_hook, view_hook = plan.setup, plan.turn, plan.roll, plan.bot, plan.view
   log.done, log.stopped, logged = 0, false, 0
   -- A script that gave Roll more (a __len, an __eq, a field) changed every roll in
   -- play; RollWatch has only Roll's own two: such a study is played by the host.

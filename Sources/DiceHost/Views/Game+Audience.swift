@@ -31,6 +31,9 @@ extension Game {
         return seat
     }
 
+    /// The largest die value `g:reveal` shows.
+    static let maxRevealedValue = 1_000_000
+
     /// `g:reveal(p, r)`'s roll: r (a roll, or a list of values), else the player's last roll.
     func revealedRoll(_ call: LuaCall, _ index: Int) throws -> Roll {
         var source = call.value(index)
@@ -45,7 +48,7 @@ extension Game {
         guard items.count <= DiceNotation.counts.upperBound else { throw fail() }
         var values: [Int] = []
         for item in items {
-            guard let v = item.intValue, (1...1_000_000).contains(v) else { throw fail() }
+            guard let v = item.intValue, (1...Self.maxRevealedValue).contains(v) else { throw fail() }
             values.append(v)
         }
         let total = lua.get(t, "total").intValue ?? values.reduce(0, +)
