@@ -21,7 +21,11 @@ end
 function doubles.roll(g, p, r)
   g.state.warp = nil
   race.play_roll(g, p, r, doubles.move)
-  if g.state.warp == p.seat and not g:is_over() then g:next_turn(p) end
+  -- (cleared once read: a warp kept in g would make every position after one differ
+  -- from the same position without, and `dicehost odds` roll both)
+  local warped = g.state.warp == p.seat
+  g.state.warp = nil
+  if warped and not g:is_over() then g:next_turn(p) end
 end
 
 return doubles
