@@ -9,7 +9,7 @@
 -- own cup and the number of dice hidden elsewhere) and bluff at the rate `bluff`.
 --
 -- The cups shown at a call are not kept in `g`: the `reveal` events carry them (a table
--- draws them until their player rolls again). History kept in `g` would make every
+-- draws them until the next roll). History kept in `g` would make every
 -- position after a call differ by the last round's cups, and `dicehost odds` would roll
 -- each of them again: 19 million rolls at five dice each instead of 0.9 million.
 local liars = rules {

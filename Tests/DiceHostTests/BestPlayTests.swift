@@ -164,6 +164,29 @@ import Testing
         #expect(abs(odds.wins[0].double - best.wins[0]) < 1e-12)
     }
 
+    /// The policy module as the bot of both seats in `sim`: the win rate agrees with
+    /// solve's value within the simulation's 99.9% interval (bench/policy_vs_sim.py plays
+    /// 10^6 games of Pig to 30 the same way).
+    @Test func pigsPolicySimulatesToTheSolvedValue() throws {
+        let pig = try String(contentsOfFile: "examples/rules/pig.lua", encoding: .utf8)
+        let rules = try temporaryRules(pig, name: "pig.lua")
+        let (best, _) = try policyPlayedBack(rules: rules, moduleName: "pig-best", params: [("target", "12")], players: ["Ann", "Bob"])
+        let variant = ((rules as NSString).deletingLastPathComponent as NSString).appendingPathComponent("played-back.lua")
+        var plan = Simulation.Plan(rulesFile: variant, players: ["Ann", "Bob"], games: 20_000, seed: 26)
+        plan.params = [("target", "12")]
+        let simulated = try Simulation.run(plan)
+        #expect(simulated.errors == 0 && simulated.unfinished == 0)
+        let n = Double(simulated.games)
+        for seat in 0..<2 {
+            let p = best.wins[seat], rate = Double(simulated.wins[seat]) / n
+            let half = 3.29 * (p * (1 - p) / n).squareRoot()
+            #expect(abs(rate - p) <= half + 1 / n, "seat \(seat + 1): solve \(p), simulated \(rate) ± \(half)")
+        }
+        // Not the rules' own bot (hold at 10 here): its chance differs by more than the interval.
+        let own = try Odds.analyse(rulesFile: rules, options: DiceHostTests.options(["Ann", "Bob"], [("target", "12")]))
+        #expect(abs(own.wins[0].double - best.wins[0]) > 3.29 * (best.wins[0] * (1 - best.wins[0]) / n).squareRoot())
+    }
+
     @Test func pigsPolicyPlaysBackToTheSolvedValue() throws {
         let pig = try String(contentsOfFile: "examples/rules/pig.lua", encoding: .utf8)
         let rules = try temporaryRules(pig, name: "pig.lua")

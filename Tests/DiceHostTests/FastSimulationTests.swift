@@ -83,6 +83,45 @@ import Testing
         #expect(misses.value == result.errors, "\(misses.value) of 300 played move by move, \(result.errors) failed")
     }
 
+    /// A player's own number of dice when the declared notation has spaces (" 3d6" reads
+    /// as 3d6): two of them are 2d6 in play and in a simulation (not "2 3d6", 23 dice).
+    @Test func ownDiceOfSpacedNotationAreThatManyDice() throws {
+        let path = try temporaryRules("""
+            local t = rules { name = "Spaced", players = {2, 2}, dice = " 3d6" }
+            function t.setup(g) for _, p in ipairs(g.players) do p.dice = 2; p.score = 0 end end
+            function t.roll(g, p, r)
+              g:record("dice", #r.values)
+              p.score = p.score + r.total
+              if p.score >= 30 then g:win(p) return end
+              g:next_turn()
+            end
+            return t
+            """)
+        let result = try expectPlayAutoResult(rulesFile: path, players: ["Ann", "Bob"], params: [], games: 20, seed: 1)
+        #expect(result.metrics["dice"]?.minimum == 2 && result.metrics["dice"]?.maximum == 2)
+    }
+
+    /// An audience the host refuses - a name where a player is expected - fails the game
+    /// in a simulation as in play, for `g:emit` (checked in every mode) and for `g:tell`
+    /// (whose text a simulation never formats, but whose audience it checks).
+    @Test(arguments: ["g:emit(\"rolled\", r.total, p.name)", "g:tell(p.name, \"you rolled %d\", r.total)",
+                      "g:tell({p, p.name}, \"you rolled %d\", r.total)", "g:tell({}, \"nobody\")"])
+    func aBadAudienceFailsAsInPlay(call: String) throws {
+        let path = try temporaryRules("""
+            local t = rules { name = "Audience", players = {2, 2}, dice = "1d6" }
+            function t.setup(g) for _, p in ipairs(g.players) do p.score = 0 end end
+            function t.roll(g, p, r)
+              if p.score > 6 then \(call) end
+              p.score = p.score + r.total
+              if p.score >= 14 then g:win(p) return end
+              g:next_turn()
+            end
+            return t
+            """)
+        let result = try expectPlayAutoResult(rulesFile: path, players: ["Ann", "Bob"], params: [], games: 20, seed: 1)
+        #expect(result.errors > 0)
+    }
+
     /// Scripts that take the host's other ways through a move: kept and exploding dice (the
     /// host draws them), actions with and without arguments, a bot that returns nothing,
     /// eliminations, timers set and cancelled, LED commands, metrics with fractions,

@@ -29,9 +29,11 @@ extension Game {
     }
 
     /// `dice` with `count` dice: "5d6" with 3 is "3d6" (keep, explode and modifier kept).
+    /// The notation's parser ignores whitespace, so the count is replaced in the text
+    /// without it (" 3d6" with 2 is "2d6", not "2 3d6", which reads as 23 dice).
     func notation(count: Int, of dice: DiceNotation) throws -> DiceNotation {
         if count == dice.count { return dice }
-        let rest = dice.text.drop(while: { $0.isASCII && $0.isNumber })
+        let rest = dice.text.filter { !$0.isWhitespace }.drop(while: { $0.isASCII && $0.isNumber })
         return try parsedNotation("\(count)" + rest, field: "the dice")
     }
 

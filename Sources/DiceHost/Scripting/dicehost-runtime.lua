@@ -21,7 +21,8 @@ end
 -- g:tell(p, fmt, ...): text for one player (or a list of players) only.
 function G:tell(to, fmt, ...)
   if to == nil then error("bad argument #1 to 'tell' (player or list of players expected, got nil)", 2) end
-  if quiet then return end
+  -- (quiet - a simulation - shows no text, but the audience is checked as in play)
+  if quiet then return host.say("", to) end
   if select("#", ...) > 0 then fmt = format(fmt, ...) end
   host.say(tostring(fmt), to)
 end

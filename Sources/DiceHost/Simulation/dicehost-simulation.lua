@@ -48,18 +48,31 @@ local function seat_of(p)
   return seat
 end
 
+-- An audience (g:tell, g:emit) as the host checks it (Game.audienceArgument): nil
+-- (everyone), a player, or a list of 1 to n players; anything else is the host's.
+local function check_audience(to)
+  if to == nil then return end
+  if type(to) ~= "table" then fallback() end
+  local seat = rawget(to, "seat")
+  if math_type(seat) == "integer" and seat >= 1 and seat <= n and rawequal(seats[seat], to) then return end
+  local k = rawlen(to)
+  if k == 0 or k > n then fallback() end
+  for i = 1, k do seat_of(rawget(to, i)) end
+end
+
 -- g's methods, as the host does them.
 -- getmetatable(g) is G, as in play; a script that changes g's metatable goes to the host.
 local SimG = {__metatable = G}
 SimG.__index = SimG
 SimG.say = sim_led.say
 sim_led.say = nil
-function SimG:emit(name, data)
+function SimG:emit(name, data, to)
   -- (a table is rendered by the prelude, whose __tostring calls can do anything)
   if type(data) == "table" then fallback() end
   if data ~= nil then data = tostring(data) end
   charged = charged + HOST
   if type(name) ~= "string" then fallback() end
+  check_audience(to)
 end
 function SimG:next_turn(p)
   charged = charged + HOST
@@ -132,11 +145,12 @@ function SimG:record(metric, value)
   log_values[at] = value
 end
 function SimG:is_over() return outcome ~= nil end
--- g:tell: g:say for some players only. While a simulation plays, the host shows no text,
--- so it checks only that there is an audience; charged as a say.
+-- g:tell: g:say for some players only. While a simulation plays, the host shows no text
+-- but checks the audience (G:tell in quiet mode); charged as a say.
 function SimG:tell(to)
   if to == nil then fallback() end
   charged = charged + HOST
+  check_audience(to)
 end
 SimG.player = G.player
 

@@ -15,9 +15,10 @@ let spectating = false;
 let pending = [];                    // messages to send once the server said hello
 let timer = { deadline: null, handle: null };
 let lastState = null;
-// The dice each player last showed (`reveal` events), until that player rolls again: a
-// call in Liar's Dice puts every cup on the table, and the scoreboard draws it there.
-let shownDice = {};
+// The dice each player showed (`reveal` events), until the next roll: a call in Liar's
+// Dice puts every cup on the table, and the scoreboard draws it there. (A map with no
+// prototype: a player may be called "__proto__".)
+let shownDice = Object.create(null);
 let reconnectDelay = 500;
 
 // ---- storage: the reconnect token and the last sequence number, per room ----
@@ -113,7 +114,7 @@ function handle(m) {
       showTable();
       break;
     case "state":
-      if (m.events) { clearLog(); shownDice = {}; noteShown(m.events); addEvents(m.first, m.events); }
+      if (m.events) { clearLog(); shownDice = Object.create(null); noteShown(m.events); addEvents(m.first, m.events); }
       showState(m.state);
       break;
     case "events":
@@ -255,9 +256,8 @@ function addEvents(first, events) {
 
 function noteShown(events) {
   for (const e of events) {
-    if (e.type === "start") shownDice = {};
+    if (e.type === "start" || e.type === "roll") shownDice = Object.create(null);
     else if (e.type === "reveal" && Array.isArray(e.values)) shownDice[e.player] = e.values;
-    else if (e.type === "roll") delete shownDice[e.player];
   }
 }
 

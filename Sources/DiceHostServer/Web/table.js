@@ -86,8 +86,8 @@ const DiceTable = (() => {
   }
 
   // The players of a view (v.players, a list of tables with a name) as a scoreboard:
-  // one column per field any of them has, and a "shown" column with the dice a player
-  // revealed (`shown`: values by name, from the reveal events) until they roll again.
+  // one column per field any of them has, and a "shown" column with the dice players
+  // revealed (`shown`: values by name, from the reveal events) until the next roll.
   function scoreboard(table, players, state, me, leds, shown) {
     table.replaceChildren();
     if (!Array.isArray(players) || players.length === 0 || !players.every((p) => p && typeof p === "object" && "name" in p)) {
@@ -123,7 +123,7 @@ const DiceTable = (() => {
         if (Array.isArray(values)) {
           const g = el("span", "group roll shown");
           for (const x of values) g.appendChild(die(x, leds && leds[x - 1], true));
-          g.title = p.name + " showed these; they go back under the cup when " + p.name + " rolls";
+          g.title = p.name + " showed these; they go back under the cup at the next roll";
           td.appendChild(g);
         } else {
           td.appendChild(value(null));
