@@ -215,15 +215,9 @@ struct AbuseTests {
         limits.connectionsPerRoom = 3
         let server = try await TestServer.start(limits: limits)
         defer { server.stop() }
-        let ann = try await server.client(), bob = try await server.client()
-        try await ann.hello()
-        try await bob.hello()
-        ann.send(["type": "create", "rules": "snap.lua", "seats": 2])
-        let room = try #require(await ann.next("created")?["room"] as? String)
-        ann.send(["type": "join", "room": room, "name": "Ann"])
-        let token = try #require(await ann.next("joined")?["token"] as? String)
-        bob.send(["type": "join", "room": room, "name": "Bob"])
-        _ = try #require(await bob.next("joined"))
+        let seated = try await server.twoPlayerRoom("snap.lua")
+        let (ann, room) = (seated.ann, seated.room)
+        let token = try #require(seated.annJoined["token"] as? String)
         ann.close()
         try await Task.sleep(for: .milliseconds(300))
         // Three connections a room, two seats: one spectator place, seated or not.
@@ -248,15 +242,9 @@ struct AbuseTests {
         limits.messageBurst = 4
         let server = try await TestServer.start(limits: limits)
         defer { server.stop() }
-        let ann = try await server.client(), bob = try await server.client()
-        try await ann.hello()
-        try await bob.hello()
-        ann.send(["type": "create", "rules": "race.lua", "seats": 2])
-        let room = try #require(await ann.next("created")?["room"] as? String)
-        ann.send(["type": "join", "room": room, "name": "Ann"])
-        _ = try #require(await ann.next("joined"))
-        bob.send(["type": "join", "room": room, "name": "Bob"])
-        let bobToken = try #require(await bob.next("joined")?["token"] as? String)
+        let seated = try await server.twoPlayerRoom("race.lua")
+        let (ann, bob, room) = (seated.ann, seated.bob, seated.room)
+        let bobToken = try #require(seated.bobJoined["token"] as? String)
         try await Task.sleep(for: .seconds(2))
         // Bob's roll on Ann's turn is refused…
         bob.send(["type": "roll", "seq": 1])

@@ -6,19 +6,10 @@ import Testing
 /// a smart die's rolls, and never with values.
 @Suite struct FlaggedRollTests {
     func raceRoom(_ server: TestServer, deviceRolls: Bool) async throws -> (ann: TestClient, bob: TestClient) {
-        let ann = try await server.client(), bob = try await server.client()
-        try await ann.hello()
-        try await bob.hello()
-        ann.send(["type": "create", "rules": "race.lua", "seats": 2, "deviceRolls": deviceRolls])
-        let created = try #require(await ann.next("created"))
-        let room = try #require(created["room"] as? String)
-        ann.send(["type": "join", "room": room, "name": "Ann"])
-        _ = try #require(await ann.next("joined"))
-        bob.send(["type": "join", "room": room, "name": "Bob"])
-        _ = try #require(await bob.next("joined"))
-        _ = try #require(await ann.next("events"))
-        _ = try #require(await bob.next("events"))
-        return (ann, bob)
+        let r = try await server.twoPlayerRoom("race.lua", fields: ["deviceRolls": deviceRolls])
+        _ = try #require(await r.ann.next("events"))
+        _ = try #require(await r.bob.next("events"))
+        return (r.ann, r.bob)
     }
 
     @Test func aTiltReachesTheRulesAndTheTurnStays() async throws {

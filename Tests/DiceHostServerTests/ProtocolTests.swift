@@ -8,19 +8,11 @@ import Testing
 struct ProtocolTests {
     /// Two players seated in a new Snap room (the game starts when the seats are full).
     func snapRoom(_ server: TestServer, params: [String: Any] = [:]) async throws -> (ann: TestClient, bob: TestClient, room: String, annToken: String) {
-        let ann = try await server.client(), bob = try await server.client()
-        try await ann.hello()
-        try await bob.hello()
-        ann.send(["type": "create", "rules": "snap.lua", "seats": 2, "params": params])
-        let created = try #require(await ann.next("created"))
-        let room = try #require(created["room"] as? String)
-        ann.send(["type": "join", "room": room, "name": "Ann"])
-        let joined = try #require(await ann.next("joined"))
-        #expect(joined["seat"] as? Int == 1)
-        let token = try #require(joined["token"] as? String)
-        bob.send(["type": "join", "room": room, "name": "Bob"])
-        #expect(try #require(await bob.next("joined"))["seat"] as? Int == 2)
-        return (ann, bob, room, token)
+        let r = try await server.twoPlayerRoom("snap.lua", fields: ["params": params])
+        #expect(r.annJoined["seat"] as? Int == 1)
+        let token = try #require(r.annJoined["token"] as? String)
+        #expect(r.bobJoined["seat"] as? Int == 2)
+        return (r.ann, r.bob, r.room, token)
     }
 
     @Test func helloListsTheRulesAndTheVersion() async throws {

@@ -120,15 +120,8 @@ struct SeatViewProtocolTests {
     @Test func aGameWithoutDiceSaysSoAndSnapStacksAreCountsOnly() async throws {
         let server = try await TestServer.start()
         defer { server.stop() }
-        let ann = try await server.client(), bob = try await server.client()
-        try await ann.hello()
-        try await bob.hello()
-        ann.send(["type": "create", "rules": "snap.lua", "seats": 2])
-        let room = try #require(await ann.next("created")?["room"] as? String)
-        ann.send(["type": "join", "room": room, "name": "Ann"])
-        _ = try #require(await ann.next("joined"))
-        bob.send(["type": "join", "room": room, "name": "Bob"])
-        _ = try #require(await bob.next("joined"))
+        let seated = try await server.twoPlayerRoom("snap.lua")
+        let (ann, bob) = (seated.ann, seated.bob)
         let started = try #require(await Self.turn(of: "Ann", bob))
         let state = try #require(started["state"] as? [String: Any])
         #expect((state["rules"] as? [String: Any])?["hasDice"] as? Bool == false)

@@ -30,6 +30,27 @@ struct TestServer {
     func stop() { task.cancel() }
 
     func client() async throws -> TestClient { try await TestClient.connect(port: port) }
+
+    /// A new two-seat room of `rules` (`fields` added to the create message) with Ann and
+    /// Bob seated: their clients, the room, and each one's `joined` message.
+    func twoPlayerRoom(_ rules: String, fields: [String: Any] = [:]) async throws -> TwoPlayerRoom {
+        let ann = try await client(), bob = try await client()
+        try await ann.hello()
+        try await bob.hello()
+        ann.send(["type": "create", "rules": rules, "seats": 2].merging(fields) { _, new in new })
+        let room = try #require(await ann.next("created")?["room"] as? String)
+        ann.send(["type": "join", "room": room, "name": "Ann"])
+        let annJoined = try #require(await ann.next("joined"))
+        bob.send(["type": "join", "room": room, "name": "Bob"])
+        let bobJoined = try #require(await bob.next("joined"))
+        return TwoPlayerRoom(ann: ann, bob: bob, room: room, annJoined: annJoined, bobJoined: bobJoined)
+    }
+}
+
+struct TwoPlayerRoom {
+    let ann: TestClient, bob: TestClient
+    let room: String
+    let annJoined: [String: Any], bobJoined: [String: Any]
 }
 
 /// One WebSocket client: sends text, and reads the server's messages as JSON objects.

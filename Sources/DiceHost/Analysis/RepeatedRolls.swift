@@ -36,24 +36,23 @@ struct RepeatedRollCounter {
     var counts = RepeatedRolls()
     private var seen: Set<UInt64> = []
 
-    /// A roll from one position: its edges (target and turns, weight) in outcome order,
-    /// and how many outcomes were played to find them.
-    mutating func note(edges: [(key: Int64, weight: Int32)], played: Int) {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        func mix(_ value: UInt64) {
+    /// The hash of one roll's edges, fed in outcome order as they are written.
+    struct Edges {
+        private(set) var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        mutating func add(_ value: UInt64) {
             var v = value
             for _ in 0..<8 {
                 hash = (hash ^ (v & 0xFF)) &* 0x100_0000_01b3
                 v >>= 8
             }
         }
-        for edge in edges {
-            mix(UInt64(bitPattern: edge.key))
-            mix(UInt64(UInt32(bitPattern: edge.weight)))
-        }
+    }
+
+    /// A roll from one position: its edges, and how many outcomes were played to find them.
+    mutating func note(_ edges: Edges, played: Int) {
         counts.positions += 1
         counts.rollsPlayed += played
-        if !seen.insert(hash).inserted {
+        if !seen.insert(edges.hash).inserted {
             counts.repeatedPositions += 1
             counts.repeatedRollsPlayed += played
         }

@@ -133,12 +133,16 @@ extension StateExplorer {
                 }
             }
         }
+        var edges = RepeatedRollCounter.Edges()
         for key in order {
+            let weight = weights[key] ?? 0
             graph.edgeTarget.append(Int32(truncatingIfNeeded: key >> 8))
-            graph.edgeWeight.append(weights[key] ?? 0)
+            graph.edgeWeight.append(weight)
             graph.edgeTurns.append(UInt8(truncatingIfNeeded: key & 0xFF))
+            edges.add(UInt64(bitPattern: key))
+            edges.add(UInt64(UInt32(bitPattern: weight)))
         }
-        graph.repeatedRolls.note(edges: order.map { ($0, weights[$0] ?? 0) }, played: outcomes.values.count)
+        graph.repeatedRolls.note(edges, played: outcomes.values.count)
     }
 
     /// Rules that declare `unordered_dice` promise a roll's order never matters: the values

@@ -41,11 +41,15 @@ local log_outcome, log_rolls, log_turns, log_records, log_names, log_values =
   log.outcome, log.rolls, log.turns, log.records, log.names, log.values
 local logged = 0
 
-local function seat_of(p)
-  if type(p) ~= "table" then fallback() end
+-- p's seat when p is one of the game's player tables, else nil.
+local function player_seat(p)
+  if type(p) ~= "table" then return nil end
   local seat = rawget(p, "seat")
-  if math_type(seat) ~= "integer" or seat < 1 or seat > n or not rawequal(seats[seat], p) then fallback() end
-  return seat
+  if math_type(seat) == "integer" and seat >= 1 and seat <= n and rawequal(seats[seat], p) then return seat end
+end
+
+local function seat_of(p)
+  return player_seat(p) or fallback()
 end
 
 -- An audience (g:tell, g:emit) as the host checks it (Game.audienceArgument): nil
@@ -53,8 +57,7 @@ end
 local function check_audience(to)
   if to == nil then return end
   if type(to) ~= "table" then fallback() end
-  local seat = rawget(to, "seat")
-  if math_type(seat) == "integer" and seat >= 1 and seat <= n and rawequal(seats[seat], to) then return end
+  if player_seat(to) then return end
   local k = rawlen(to)
   if k == 0 or k > n then fallback() end
   for i = 1, k do seat_of(rawget(to, i)) end

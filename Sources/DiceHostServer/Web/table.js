@@ -120,14 +120,12 @@ const DiceTable = (() => {
         const td = el("td");
         td.dataset.field = "shown";
         const values = shown[p.name];
+        const g = value(Array.isArray(values) ? { kind: "roll", values, flag: "ok" } : null, leds);
         if (Array.isArray(values)) {
-          const g = el("span", "group roll shown");
-          for (const x of values) g.appendChild(die(x, leds && leds[x - 1], true));
+          g.classList.add("shown");
           g.title = p.name + " showed these; they go back under the cup at the next roll";
-          td.appendChild(g);
-        } else {
-          td.appendChild(value(null));
         }
+        td.appendChild(g);
         tr.appendChild(td);
       }
       table.appendChild(tr);
