@@ -9,12 +9,25 @@ extension DiceHostCommand {
             discussion: """
                 Follows every position any sequence of legal moves can reach: roll (every outcome
                 of the declared dice) and every declared action with each of its declared
-                choices; a move the rules refuse from a position (error(msg, 0)) is not legal
-                there. Each player maximises their own probability of winning (two players:
-                optimal play of the zero-sum game; more: each seat for itself, no coalitions).
-                Cycles are solved by value iteration to --tolerance; the report says how far it
-                got. The rules' bot is not asked. Exits 1 when the game is not analysable or
-                has more than --max-states positions.
+                choices (values, argument tuples, or a function of the position); a move the
+                rules refuse from a position (error(msg, 0)) is not legal there. An action that
+                takes arguments without declared choices is refused, naming it.
+
+                A game where everyone sees everything: each player maximises their own
+                probability of winning (two players: optimal play of the zero-sum game; more:
+                each seat for itself, no coalitions); cycles by value iteration to --tolerance.
+
+                A game with a view (players hide things) is solved as a game with secrets: an
+                equilibrium over what each seat has been shown (its views and the events it
+                received; its view alone where the rules declare view_is_complete = true), by
+                CFR+ until the exploitability - what best replies that see only their own
+                seat's information could still gain, per seat, in chances of winning - is at
+                most --exploitability, or --iterations. Two players: the Nash value and the
+                bracket that holds it; more: an approximate equilibrium with its NashConv.
+                --open solves it as if every cup were open instead (labelled so).
+
+                The rules' bot is not asked. Exits 1 when the game is not analysable or is
+                larger than --max-states; Ctrl-C stops CFR+ and reports the strategy so far.
                 """
         )
 
@@ -36,7 +49,16 @@ extension DiceHostCommand {
         @Option(help: "Stop value iteration once no value changes by more than this in a sweep.")
         var tolerance = 1e-12
 
-        @Option(help: "Write the best-play policy as a Lua module a rule script's bot can require.")
+        @Flag(help: "A game with a view: solve it as if everyone saw everything (every cup open), not as a game with secrets.")
+        var open = false
+
+        @Option(help: "A game with secrets: stop once the exploitability (in chances of winning, per seat) is at most this.")
+        var exploitability = 1e-4
+
+        @Option(help: "A game with secrets: the most CFR+ iterations.")
+        var iterations = 100_000
+
+        @Option(help: "Write the best-play policy as a Lua module a rule script's bot can require (with secrets: move probabilities keyed by the seat's view).")
         var policy: String?
 
         @Flag(help: "Also print the policy compactly: for Pig-like games the hold threshold by both scores, else the best moves by each field's value.")
@@ -61,15 +83,30 @@ extension DiceHostCommand {
                 options.tolerance = tolerance
                 options.writesPolicy = policy != nil
                 options.explains = explain
+                options.open = open
+                guard exploitability > 0, exploitability < 1 else {
+                    throw GameOptions.UsageError(description: "--exploitability must be between 0 and 1 (e.g. 1e-4), got \(exploitability)")
+                }
+                guard iterations >= 1 else { throw GameOptions.UsageError(description: "--iterations must be at least 1, got \(iterations)") }
+                options.equilibrium.exploitability = exploitability
+                options.equilibrium.iterations = iterations
+                options.equilibrium.shouldStop = { StopRequest.requested }
             } catch {
                 printError("dicehost: \(error)")
                 throw ExitStatus.usage
             }
             options.players = try DiceHostCommand.Play.players(players, rules: rules, params: options.params)
-            let result = try AnalysisProgress.run(rules, quiet: quiet) { progress in
-                try BestPlay.solve(rulesFile: rules, options: options, progress: progress)
+            StopRequest.install()
+            defer { StopRequest.uninstall() }
+            let outcome = try AnalysisProgress.run(rules, quiet: quiet) { progress in
+                try BestPlay.analyse(rulesFile: rules, options: options, progress: progress)
             }
-            if let policy, let module = result.policyModule {
+            let module: String?
+            switch outcome {
+            case .open(let result): module = result.policyModule
+            case .secrets(let result): module = result.policyModule
+            }
+            if let policy, let module {
                 let isOurs = (try? String(contentsOfFile: policy, encoding: .utf8))?.hasPrefix("-- Best play for ") ?? true
                 do {
                     try SafeFileWriter(protectedPaths: [rules], force: isOurs).write(module, to: policy)
@@ -78,10 +115,32 @@ extension DiceHostCommand {
                     throw ExitStatus.failure
                 }
             }
-            print(json ? SolveReport.json(result) : SolveReport.text(result))
-            if !json, let explanation = result.explanation { print("\n" + SolveReport.explain(explanation)) }
+            switch outcome {
+            case .open(let result):
+                print(json ? SolveReport.json(result) : SolveReport.text(result))
+                if !json, let explanation = result.explanation { print("\n" + SolveReport.explain(explanation)) }
+            case .secrets(let result):
+                if explain { printError("dicehost: --explain tells the best play of games where everyone sees everything; not shown for a game with secrets") }
+                print(json ? EquilibriumReport.json(result) : EquilibriumReport.text(result))
+            }
         }
     }
+}
+
+/// Ctrl-C during a long analysis: asks it to stop and report what it has (a second
+/// Ctrl-C ends the process as usual).
+enum StopRequest {
+    nonisolated(unsafe) static var requested = false
+
+    static func install() {
+        requested = false
+        signal(SIGINT) { _ in
+            if StopRequest.requested { signal(SIGINT, SIG_DFL); raise(SIGINT) }
+            StopRequest.requested = true
+        }
+    }
+
+    static func uninstall() { signal(SIGINT, SIG_DFL) }
 }
 
 /// How `dicehost solve` shows a result.
@@ -91,6 +150,9 @@ enum SolveReport {
         if !r.params.isEmpty { head += ", " + r.params.joined(separator: " ") }
         var lines = [head, "best play: each player maximises their own chance of winning"
                      + (r.players.count > 2 ? " (each seat for itself; no coalitions)" : "")]
+        if r.everyoneSeesEverything {
+            lines.append("everyone sees everything (--open): every cup is open to every seat, which is not the game as played")
+        }
         lines.append("\(r.states) positions, \(r.decisions) where a player decides, \(r.moves) legal moves")
         lines.append(String(format: "value iteration: %d sweeps, largest change in the last %.1e (tolerance %.1e)%@",
                             r.sweeps, r.residual, r.tolerance, r.converged ? "" : " — NOT converged: raise the sweeps or loosen --tolerance"))
@@ -102,6 +164,7 @@ enum SolveReport {
             lines.append(name.padding(toLength: max(16, name.count + 1), withPad: " ", startingAt: 0) + String(format: "%.6f", r.wins[seat]))
         }
         if r.draw > 0 { lines.append("draw".padding(toLength: 16, withPad: " ", startingAt: 0) + String(format: "%.6f", r.draw)) }
+        if r.loss > 0 { lines.append("loses".padding(toLength: 16, withPad: " ", startingAt: 0) + String(format: "%.6f", r.loss)) }
         if r.neverEnds > 1e-9 { lines.append("never ends".padding(toLength: 16, withPad: " ", startingAt: 0) + String(format: "%.6f", r.neverEnds)) }
         if let first = r.firstMove { lines.append("\nbest first move: \(first)") }
         if !r.moveCounts.isEmpty {
@@ -114,7 +177,7 @@ enum SolveReport {
         var object: [String: Any] = [
             "rules": r.rules, "rulesFile": r.rulesFile, "players": r.players, "params": r.params,
             "wins": Dictionary(uniqueKeysWithValues: zip(r.players, r.wins)), "winsBySeat": r.wins,
-            "draw": r.draw, "neverEnds": r.neverEnds, "states": r.states, "decisions": r.decisions, "moves": r.moves,
+            "draw": r.draw, "loss": r.loss, "neverEnds": r.neverEnds, "everyoneSeesEverything": r.everyoneSeesEverything, "states": r.states, "decisions": r.decisions, "moves": r.moves,
             "sweeps": r.sweeps, "residual": r.residual, "tolerance": r.tolerance, "converged": r.converged,
             "droppedLastRoll": r.droppedLastRoll, "exploreSeconds": r.exploreSeconds, "solveSeconds": r.solveSeconds,
             "luaMemoryPeak": r.luaMemoryPeak, "processMemoryPeak": r.processMemoryPeak,

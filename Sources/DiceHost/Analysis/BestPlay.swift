@@ -33,6 +33,11 @@ public enum BestPlay {
         public var writesPolicy = false
         /// Tell the policy compactly (`Result.explanation`).
         public var explains = false
+        /// A game with a view solved as if every seat saw everything (`--open`); without
+        /// it such a game is solved as a game with secrets (`Equilibrium`).
+        public var open = false
+        /// When and how an equilibrium with secrets stops.
+        public var equilibrium = Equilibrium.Options()
         public init() {}
     }
 
@@ -55,6 +60,10 @@ public enum BestPlay {
         /// Each seat's probability of winning under best play by every seat.
         public var wins: [Double]
         public var draw: Double
+        /// A lone player's chance of losing (nobody wins).
+        public var loss: Double = 0
+        /// The game has a view, solved as if every seat saw everything (`--open`).
+        public var everyoneSeesEverything = false
         /// Positions where the best play of every seat never ends the game.
         public var neverEnds: Double
         public var states: Int
@@ -79,7 +88,28 @@ public enum BestPlay {
         public var explanation: PolicyExplanation? = nil
     }
 
-    static func explore(rulesFile: String, options: Options, askBot: Bool,
+    /// What `solve` gives: best play where everyone sees everything, or an equilibrium
+    /// over what each seat is shown in a game with a view.
+    public enum Outcome: Sendable {
+        case open(Result)
+        case secrets(Equilibrium.Result)
+    }
+
+    /// Best play of any game: a game with a view (players hide things) as an equilibrium
+    /// of the game with secrets unless `Options.open`, every other game by value iteration.
+    public static func analyse(rulesFile: String, options: Options = Options(),
+                               progress: ((String) -> Void)? = nil) throws -> Outcome {
+        let started = DispatchTime.now().uptimeNanoseconds
+        let (explorer, keptLastRoll) = try explore(rulesFile: rulesFile, options: options, askBot: false,
+                                                   observes: { $0.hasView && !options.open }, progress: progress)
+        if explorer.observations != nil {
+            return .secrets(try Equilibrium.solve(explorer: explorer, rulesFile: rulesFile, options: options, started: started, progress: progress))
+        }
+        return .open(try solve(explorer: explorer, keptLastRoll: keptLastRoll, rulesFile: rulesFile, options: options,
+                               started: started, progress: progress))
+    }
+
+    static func explore(rulesFile: String, options: Options, askBot: Bool, observes: (Game) -> Bool = { _ in false },
                         progress: ((String) -> Void)?) throws -> (MoveExplorer, Bool) {
         let limits = LuaLimits(memoryBytes: options.memoryBytes, instructionBudget: LuaLimits.default.instructionBudget)
         var found: (MoveExplorer, Bool)?
@@ -89,8 +119,9 @@ public enum BestPlay {
                                 beforeRules: { try watch.install(into: $0) })
             let states = try StateExplorer(game: game, watch: watch, keepLastRoll: keepLastRoll, maxStates: options.maxStates, progress: nil)
             states.budget.maxMemory = options.maxMemory
-            let explorer = MoveExplorer(states: states, game: game)
+            let explorer = try MoveExplorer(states: states, game: game)
             explorer.askBot = askBot
+            if observes(game) { explorer.observations = Observations(seats: game.playerNames.count) }
             do {
                 _ = try explorer.explore(progress: progress)
                 found = (explorer, keepLastRoll)
@@ -103,10 +134,16 @@ public enum BestPlay {
         return found
     }
 
+    /// Best play with every seat seeing everything (a game with a view: as `--open`).
     public static func solve(rulesFile: String, options: Options = Options(),
                              progress: ((String) -> Void)? = nil) throws -> Result {
         let started = DispatchTime.now().uptimeNanoseconds
         let (explorer, keptLastRoll) = try explore(rulesFile: rulesFile, options: options, askBot: false, progress: progress)
+        return try solve(explorer: explorer, keptLastRoll: keptLastRoll, rulesFile: rulesFile, options: options, started: started, progress: progress)
+    }
+
+    static func solve(explorer: MoveExplorer, keptLastRoll: Bool, rulesFile: String, options: Options, started: UInt64,
+                      progress: ((String) -> Void)?) throws -> Result {
         let game = explorer.game, graph = explorer.graph
         let explored = DispatchTime.now().uptimeNanoseconds
         let seats = game.playerNames.count
@@ -114,7 +151,7 @@ public enum BestPlay {
             progress?(String(format: "%d positions, sweep %d, largest change %.1e", graph.count, sweep, residual))
         }
         let solved = DispatchTime.now().uptimeNanoseconds
-        let start = Array(solution.values[0..<seats + 1])
+        let start = Array(solution.values[0..<seats + 2])
         var counts: [String: Int] = [:]
         for choice in solution.choice where choice >= 0 { counts[graph.moves[Int(choice)].label, default: 0] += 1 }
         let wins = Array(start[0..<seats])
@@ -128,7 +165,7 @@ public enum BestPlay {
         let explanation = options.explains ? try explorer.explanation(choice: solution.choice) : nil
         return Result(rules: game.rules.name, rulesFile: rulesFile, players: game.playerNames,
                       params: options.params.map { "\($0.0)=\($0.1)" },
-                      wins: wins, draw: start[seats],
+                      wins: wins, draw: start[seats], loss: start[seats + 1], everyoneSeesEverything: game.hasView,
                       neverEnds: max(0, 1 - start.reduce(0, +)),
                       states: graph.count, decisions: graph.decisions, moves: graph.moves.count,
                       residual: solution.residual, sweeps: solution.sweeps, tolerance: options.tolerance,

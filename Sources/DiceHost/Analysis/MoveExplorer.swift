@@ -9,28 +9,24 @@ final class MoveExplorer {
     let graph = MoveGraph()
     /// Whether to ask the rules' bot in every position (for `odds --vs solver`).
     var askBot = false
-    /// The declared actions with each argument list to try.
-    let actionMoves: [(name: String, arguments: [LuaValue], label: String)]
+    /// What each seat is shown, kept for best play with secrets (nil: not kept).
+    var observations: Observations?
+    /// The declared actions with each argument list to try (nil: listed per position).
+    let actionMoves: [(name: String, lists: [[LuaValue]]?)]
 
-    init(states: StateExplorer, game: Game) {
+    init(states: StateExplorer, game: Game) throws {
         self.states = states
         self.game = game
-        let lua = game.lua
-        var list: [(String, [LuaValue], String)] = []
-        let declared = lua.get(game.rulesTable, "choices")
-        for action in game.rules.actions {
-            if case .table(let table) = declared, case .table(let choices) = lua.get(table, .string(action)) {
-                for value in lua.array(choices) {
-                    switch value {
-                    case .string, .integer, .number, .boolean: list.append((action, [value], "\(action) \(value.description)"))
-                    default: continue  // only data can be a bot's answer
-                    }
-                }
-            } else {
-                list.append((action, [], action))
+        actionMoves = try game.rules.actions.map { action in
+            let declared: Game.ActionArguments
+            do { declared = try game.declaredArguments(of: action) } catch { throw OddsError.notAnalysable("\(error)") }
+            switch declared {
+            case .lists(let lists): return (action, lists)
+            case .perPosition: return (action, nil)
+            case .notListed(let parameters, let isVararg):
+                throw OddsError.notAnalysable(Game.notListedMessage(action: action, parameters: parameters, isVararg: isVararg))
             }
         }
-        actionMoves = list
     }
 
     func explore(progress: ((String) -> Void)?) throws -> MoveGraph {
@@ -41,6 +37,7 @@ final class MoveExplorer {
             throw OddsError.notAnalysable("setup drew random numbers (math.random, dice.roll or cards.shuffle), so the starting position depends on the seed")
         }
         states.graph.droppedLastRoll = !states.keepLastRoll
+        if observations != nil { game.recordsEvents = true }
         _ = try states.encodeCurrent()
         graph.terminal.append(states.graph.terminal[0])
         var next = 0
@@ -84,7 +81,12 @@ final class MoveExplorer {
 
     func expand(_ index: Int) throws {
         defer { graph.moveStart.append(graph.moves.count) }
-        guard graph.terminal[index] == nil else { graph.decider.append(-1); graph.botMove.append(-1); return }
+        guard graph.terminal[index] == nil else {
+            graph.decider.append(-1)
+            graph.botMove.append(-1)
+            observations?.view.append(contentsOf: repeatElement(0, count: game.playerNames.count))
+            return
+        }
         // Keeping dice is made from the last roll: positions must hold it.
         if game.rules.keepsDice && !states.keepLastRoll { throw LastRollObserved() }
         try states.restore(index)
@@ -92,6 +94,7 @@ final class MoveExplorer {
         do { seat = try game.seat(of: nil) } catch { throw OddsError.ruleError("\(error)") }
         graph.decider.append(Int32(seat - 1))
         let name = game.playerName(seat: seat)
+        try observeViews(index)
         let snapshot: [LuaValue]
         do { snapshot = try game.lua.call(game.api.snapshot, [.table(game.g)], budget: .some(nil)) } catch {
             throw OddsError.internal("copying position \(index + 1): \(error)")
@@ -131,21 +134,36 @@ final class MoveExplorer {
                 try addKeepMove(positions, dice: dice, index: index, name: name, reset: reset)
             }
         }
-        // Every declared action with each declared choice.
-        for move in actionMoves {
-            try reset()
-            do { try game.withInputBudget { try game.act(move.name, arguments: move.arguments) } } catch {
-                if Self.isRefusal(error) { continue }
-                throw OddsError.ruleError("\(name)'s move \(move.label): \(error)")
+        // Every declared action with each declared choice (listed here when the choices
+        // are a function of the position).
+        for action in actionMoves {
+            let lists: [[LuaValue]]
+            if let fixed = action.lists {
+                lists = fixed
+            } else {
+                try reset()
+                do { lists = try game.withInputBudget { try game.listedArguments(of: action.name, seat: seat) } } catch {
+                    throw OddsError.ruleError("choices.\(action.name)(g, \(name)): \(error)")
+                }
+                try states.checkRandom("choices.\(action.name)")
+                fresh = false
             }
-            try states.checkRandom("\(name)'s move \(move.label)")
-            let t = try current()
-            let answer = move.arguments.isEmpty ? Self.luaQuoted(move.name)
-                : "{" + ([Self.luaQuoted(move.name)] + move.arguments.map(Self.luaLiteral)).joined(separator: ", ") + "}"
-            graph.moves.append(BestPlay.Move(label: move.label, action: move.name, arguments: move.arguments.map(\.description), botAnswer: answer))
-            graph.edgeTarget.append(t)
-            graph.edgeWeight.append(1)
-            graph.edgeStart.append(graph.edgeTarget.count)
+            for arguments in lists {
+                let label = ([action.name] + arguments.map(\.description)).joined(separator: " ")
+                try reset()
+                clearEvents()
+                do { try game.withInputBudget { try game.act(action.name, arguments: arguments) } } catch {
+                    if Self.isRefusal(error) { continue }
+                    throw OddsError.ruleError("\(name)'s move \(label): \(error)")
+                }
+                try states.checkRandom("\(name)'s move \(label)")
+                let t = try current()
+                let answer = arguments.isEmpty ? Self.luaQuoted(action.name)
+                    : "{" + ([Self.luaQuoted(action.name)] + arguments.map(Self.luaLiteral)).joined(separator: ", ") + "}"
+                graph.moves.append(BestPlay.Move(label: label, action: action.name, arguments: arguments.map(\.description), botAnswer: answer))
+                appendEdge(t, 1, observe(decider: seat - 1, move: label))
+                graph.edgeStart.append(graph.edgeTarget.count)
+            }
         }
         graph.botMove.append(-1)
         guard let botChoice else { return }
@@ -166,6 +184,7 @@ final class MoveExplorer {
             return
         }
         try reset()
+        clearEvents()
         do { try game.withInputBudget { try game.perform(botChoice: botChoice) } } catch {
             throw OddsError.ruleError("\(name)'s bot move \(label): \(error)")
         }
@@ -174,8 +193,7 @@ final class MoveExplorer {
         graph.botOnly.insert(graph.moves.count)
         graph.botMove[index] = Int32(graph.moves.count)
         graph.moves.append(BestPlay.Move(label: label, action: nil, arguments: []))
-        graph.edgeTarget.append(t)
-        graph.edgeWeight.append(1)
+        appendEdge(t, 1, observe(decider: seat - 1, move: label))
         graph.edgeStart.append(graph.edgeTarget.count)
     }
 
@@ -199,31 +217,86 @@ final class MoveExplorer {
     @discardableResult
     func addChanceMove(_ move: BestPlay.Move, outcomes: RollOutcomes, index: Int, name: String, describe: (String) -> String,
                        reset: () throws -> Void, refusalIsAnError: Bool = false, play: ([Int]) throws -> Void) throws -> Bool {
-        var weights: [Int32: Int] = [:]
-        var order: [Int32] = []
+        // Outcomes that reach one position are one edge; with observations kept, only when
+        // every seat was also shown the same on the way.
+        struct Reached: Hashable { var target: Int32; var shown: UInt64 }
+        var groups: [Reached: Int] = [:]
+        var reached: [(target: Int32, weight: Int, shown: [UInt64])] = []
         var shuffled: (values: [Int], target: Int32)?
+        let decider = Int(graph.decider[index])
         for (i, values) in outcomes.values.enumerated() {
             try reset()
+            clearEvents()
             do { try play(values) } catch {
                 if Self.isRefusal(error) && !refusalIsAnError { return false }
                 throw OddsError.ruleError("\(describe(values.map(String.init).joined(separator: " "))): \(error)")
             }
             try states.checkRandom("the roll hook (or a turn hook after it) for \(name)")
             let t = try current()
-            if weights[t] == nil { order.append(t) }
-            weights[t, default: 0] += Int(outcomes.weights[i])
+            let shown = observe(decider: decider, move: move.label)
+            let key = Reached(target: t, shown: shown.reduce(0, Fingerprint.combine))
+            if let g = groups[key] {
+                reached[g].weight += Int(outcomes.weights[i])
+            } else {
+                groups[key] = reached.count
+                reached.append((t, Int(outcomes.weights[i]), shown))
+            }
             if outcomes.unordered, shuffled == nil, Set(values).count > 1 { shuffled = (values, t) }
         }
         if index % StateExplorer.repeatEvery == 0, let (values, target) = shuffled {
             try states.checkOrderDoesNotMatter(values, reached: target, reset: reset, play: play, describe: describe)
         }
         graph.moves.append(move)
-        for t in order {
-            graph.edgeTarget.append(t)
-            graph.edgeWeight.append(Double(weights[t] ?? 0) / Double(outcomes.total))
-        }
+        for r in reached { appendEdge(r.target, Double(r.weight) / Double(outcomes.total), r.shown) }
         graph.edgeStart.append(graph.edgeTarget.count)
         return true
+    }
+
+    func appendEdge(_ target: Int32, _ weight: Double, _ shown: [UInt64]) {
+        graph.edgeTarget.append(target)
+        graph.edgeWeight.append(weight)
+        observations?.edge.append(contentsOf: shown)
+    }
+
+    func clearEvents() {
+        if observations != nil { game.eventLog.removeAll(keepingCapacity: true) }
+    }
+
+    /// What each seat was shown by the step just made (the events since `clearEvents`,
+    /// as each seat receives them), and the decider its own move.
+    func observe(decider: Int, move: String) -> [UInt64] {
+        guard observations != nil else { return [] }
+        let names = game.playerNames
+        let shown = names.indices.map { seat -> UInt64 in
+            var fingerprint = Fingerprint()
+            if seat == decider { fingerprint.add("move " + move) }
+            for event in game.eventLog {
+                if let seen = event.seen(by: names[seat]) { fingerprint.add(seen.description) }
+            }
+            return fingerprint.value
+        }
+        game.eventLog.removeAll(keepingCapacity: true)
+        return shown
+    }
+
+    /// Each seat's view of position `index` (the game is in it), which must leave it as it is.
+    func observeViews(_ index: Int) throws {
+        guard let observations else { return }
+        for name in game.playerNames {
+            var fingerprint = Fingerprint()
+            // The hook's value encoded at once (as `Game.view` does, without its restore:
+            // positions here are put back by the explorer, and the check below catches a
+            // view that writes).
+            do {
+                let value = try game.withInputBudget { try game.viewValue(for: name) }
+                var encoder = ViewEncoder(lua: game.lua)
+                fingerprint.add(encoder.encode(value))
+            } catch { throw OddsError.ruleError("view(g, \(name)): \(error)") }
+            observations.view.append(fingerprint.value)
+        }
+        try states.checkRandom("the view hook")
+        let (after, _) = try states.encodeCurrent()
+        if after != index { throw OddsError.notAnalysable("the view hook changed the game (a view must only look)") }
     }
 
     static func luaQuoted(_ text: String) -> String {
@@ -309,5 +382,80 @@ final class MoveExplorer {
             return words.joined(separator: " ")
         default: return choice.description
         }
+    }
+}
+
+extension MoveExplorer {
+    /// The equilibrium of a game with secrets as a Lua module a bot requires: per view
+    /// (what a seat sees, keyed by `dicehost-view-policy.lua`), its moves and their
+    /// probabilities, drawn with the game's seeded generator so games stay reproducible.
+    /// Refused when two information sets that look the same to the bot (the same view)
+    /// are played differently: a bot is given its view alone.
+    func equilibriumPolicyModule(tree: InformationSetTree, strategy: [Double], rulesFile: String,
+                                 params: [(String, String)], wins: [Double]) throws -> String {
+        let lua = game.lua
+        let source = String(decoding: PackageResources.dicehost_view_policy_lua, as: UTF8.self)
+        let keyFunction = try lua.call(.function(try lua.load(source, chunkName: "dicehost-view-policy")), [], budget: .some(nil)).first ?? .nil
+        var entries: [String: (moves: [String], p: [Double])] = [:]
+        var order: [String] = []
+        var firstNode = [Int](repeating: -1, count: tree.infosetCount)
+        for n in 0..<tree.count where tree.infoset[n] >= 0 && firstNode[Int(tree.infoset[n])] < 0 { firstNode[Int(tree.infoset[n])] = n }
+        for i in 0..<tree.infosetCount {
+            let position = Int(tree.infosetPosition[i]), seat = Int(tree.infosetPlayer[i])
+            try states.restore(position)
+            let view: LuaValue
+            do { view = try game.withInputBudget { try game.viewValue(for: game.playerName(seat: seat + 1)) } } catch {
+                throw OddsError.ruleError("view(g, \(game.playerName(seat: seat + 1))): \(error)")
+            }
+            guard case .string(let key)? = try lua.call(keyFunction, [view], budget: .some(nil)).first else {
+                throw OddsError.internal("the policy key of information set \(i + 1)")
+            }
+            let start = Int(tree.infosetStart[i]), count = Int(tree.infosetActions[i])
+            let actionBase = Int(tree.actionStart[max(0, firstNode[i])])
+            let moves = (0..<count).map { graph.moves[Int(tree.move[actionBase + $0])].botAnswer }
+            let p = (0..<count).map { strategy[start + $0] }
+            if let known = entries[key] {
+                if known.moves != moves || zip(known.p, p).contains(where: { abs($0 - $1) > 1e-6 }) {
+                    throw OddsError.notAnalysable("two information sets of \(game.playerName(seat: seat + 1)) look the same in the view "
+                        + "but are played differently, so a bot given its view cannot play the equilibrium: show in the view what the seat "
+                        + "was told earlier (then declare view_is_complete = true)")
+                }
+            } else {
+                entries[key] = (moves, p)
+                order.append(key)
+            }
+        }
+        var heading = "\(game.rules.name) (\(rulesFile))"
+        if !params.isEmpty { heading += ", " + params.map { "\($0.0)=\($0.1)" }.joined(separator: " ") }
+        let chances = zip(game.playerNames, wins).map { String(format: "%@ %.6f", $0.0, $0.1) }.joined(separator: ", ")
+        var lines = ["-- Best play for \(heading), written by `dicehost solve --policy`: an equilibrium over what each seat sees.",
+                     "-- Each seat's chance when every seat plays it: \(chances).",
+                     "-- A bot that plays it: local best = require(\"<this file's name>\")",
+                     "--                      function game.bot(v, p) return best.move(v, p) end",
+                     "-- move(v, p) draws a move with the game's generator; nil (roll) in a view the equilibrium never reaches.",
+                     "local key = (function(...)", source, "end)()",
+                     "local policy = {"]
+        for key in order {
+            guard let entry = entries[key] else { continue }
+            lines.append("[" + Self.luaQuoted(key) + "]={{" + entry.moves.joined(separator: ", ") + "}, {"
+                         + entry.p.map { String(format: "%.17g", $0) }.joined(separator: ", ") + "}},")
+        }
+        lines += ["}", "local M = {key = key}",
+                  "function M.move(v, p)",
+                  "  local entry = policy[key(v)]",
+                  "  if not entry then return nil end",
+                  "  local moves, chances = entry[1], entry[2]",
+                  "  local x, last = math.random(), nil",
+                  "  for i = 1, #moves do",
+                  "    if chances[i] > 0 then",
+                  "      last = moves[i]",
+                  "      x = x - chances[i]",
+                  "      if x < 0 then return moves[i] end",
+                  "    end",
+                  "  end",
+                  "  return last",
+                  "end",
+                  "return M", ""]
+        return lines.joined(separator: "\n")
     }
 }

@@ -23,7 +23,8 @@ final class MoveGraph {
     var decisions: Int { decider.filter { $0 >= 0 }.count }
 
     struct Solution {
-        /// Per position: each seat's win probability, then the draw probability.
+        /// Per position: each seat's win probability, then the draw probability, then the
+        /// probability that a lone player loses.
         var values: [Double]
         /// Per position, its best move (an index into `moves`), -1 where none.
         var choice: [Int32]
@@ -37,7 +38,7 @@ final class MoveGraph {
     func iterate(seats: Int, tolerance: Double, maxSweeps: Int, botSeats: Set<Int> = [],
                  policySeats: Set<Int> = [], policyMove: [Int32] = [],
                  progress: ((Int, Double) -> Void)?) -> Solution {
-        let width = seats + 1
+        let width = seats + 2
         let n = count
         var values = [Double](repeating: 0, count: n * width)
         var choice = [Int32](repeating: -1, count: n)
@@ -45,6 +46,7 @@ final class MoveGraph {
             switch terminal[s] {
             case .win(let seat)?: values[s * width + seat - 1] = 1
             case .draw?: values[s * width + seats] = 1
+            case .loss?: values[s * width + seats + 1] = 1
             default: break
             }
         }

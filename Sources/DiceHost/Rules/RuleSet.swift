@@ -61,8 +61,17 @@ public struct RuleSet: Sendable {
     /// only from the player whose turn it is (`rules.anytime = {"snap"}`).
     public var anytime: Set<String> = []
     /// Argument values an action takes, for tab completion at the prompt
-    /// (`rules.choices = { ante = {5, 10, 25} }`).
+    /// (`rules.choices = { ante = {5, 10, 25} }`); an action with several arguments lists
+    /// them as tuples (`bid = {{1, 2}, {1, 3}}`, completed as "1 2"). Actions whose
+    /// choices are a function of the position (`bid = function(g, p) ... end`) are in
+    /// `positionalChoices` instead: see `Game.legalArguments`.
     public var choices: [String: [String]] = [:]
+    /// Actions whose `choices` is a function `(g, p)` returning the argument lists legal now.
+    public var positionalChoices: Set<String> = []
+    /// `view_is_complete = true`: the view holds everything a player needs to decide (what
+    /// they were shown earlier included), so best play with secrets takes a seat's view
+    /// as its information set instead of the view and every event since the start.
+    public var viewIsComplete = false
     /// `secret_rolls = true`: each roll is seen only by its roller; the others learn that
     /// a roll happened (Mia's cup, Liar's Dice). `g:reveal(p)` shows one to everyone.
     public var secretRolls = false
@@ -212,6 +221,7 @@ public struct RuleSet: Sendable {
         }
         secretRolls = try flag("secret_rolls")
         unorderedDice = try flag("unordered_dice")
+        viewIsComplete = try flag("view_is_complete")
         keepsDice = try flag("keep_dice")
         anytime = []
         switch lua.get(table, "anytime") {
@@ -229,20 +239,38 @@ public struct RuleSet: Sendable {
             throw GameError.invalidRules("anytime must be a list of action names, e.g. {\"snap\"}, got \(other.typeName)", location: location)
         }
         choices = [:]
+        positionalChoices = []
         switch lua.get(table, "choices") {
         case .nil: break
         case .table(let t):
             for (key, value) in lua.entries(t) {
-                guard case .string(let action) = key, actions.contains(action), case .table(let list) = value else {
+                guard case .string(let action) = key, actions.contains(action) else {
                     throw GameError.invalidRules("choices must map action names to lists of argument values, e.g. { ante = {5, 10, 25} }, got \(key.description.prefix(40))",
                                                  location: location)
                 }
-                choices[action] = lua.array(list).prefix(1000).compactMap { item -> String? in
-                    switch item {
-                    case .string(let s): return s
-                    case .integer, .number, .boolean: return item.description
-                    default: return nil
+                switch value {
+                case .function:
+                    positionalChoices.insert(action)
+                case .table(let list):
+                    choices[action] = try lua.array(list).prefix(1000).compactMap { item -> String? in
+                        switch item {
+                        case .string(let s): return s
+                        case .integer, .number, .boolean: return item.description
+                        case .table(let tuple):
+                            let words = try lua.array(tuple).map { part -> String in
+                                switch part {
+                                case .string, .integer, .number, .boolean: return part.description
+                                default:
+                                    throw GameError.invalidRules("choices.\(action) lists argument tuples of strings, numbers or booleans, e.g. {{1, 2}, {1, 3}}, got a \(part.typeName) in one", location: location)
+                                }
+                            }
+                            return words.joined(separator: " ")
+                        default: return nil
+                        }
                     }
+                default:
+                    throw GameError.invalidRules("choices.\(action) must be a list of argument values ({5, 10, 25}), of argument tuples ({{1, 2}, {1, 3}}) or a function (g, p) returning one, got \(value.typeName)",
+                                                 location: location)
                 }
             }
         case let other:
@@ -260,7 +288,7 @@ public struct RuleSet: Sendable {
     }
 
     /// Every field of a rule table the host reads: the declaration's and the hooks.
-    static let knownFields: Set<String> = Set(knownHooks + ["name", "players", "dice", "params", "actions", "anytime", "choices", "base", "secret_rolls", "keep_dice", "unordered_dice"])
+    static let knownFields: Set<String> = Set(knownHooks + ["name", "players", "dice", "params", "actions", "anytime", "choices", "base", "secret_rolls", "keep_dice", "unordered_dice", "view_is_complete"])
 
     /// The known field a misspelled one most likely meant (`on_rol` → `roll`,
     /// `turn_start` → `turn`): the smallest edit distance once common decorations

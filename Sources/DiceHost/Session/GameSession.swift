@@ -117,8 +117,17 @@ public final class GameSession {
     public func completions(after text: String) -> [String] {
         var words = text.split(whereSeparator: \.isWhitespace).map(String.init)
         if words.first == "as", words.count >= 2 { words.removeFirst(2) }
-        guard let action = words.first, words.count >= 1 else { return [] }
-        return game.rules.choices[action] ?? []
+        guard let action = words.first, words.count >= 1, game.rules.actions.contains(action) else { return [] }
+        // The next argument of every legal argument list that starts as typed (the whole
+        // list for one argument), from the rules' one enumeration of moves.
+        guard let lists = try? game.legalArguments(of: action) else { return game.rules.choices[action] ?? [] }
+        let typed = Array(words.dropFirst())
+        var seen = Set<String>()
+        return lists.compactMap { list -> String? in
+            let words = list.map(\.description)
+            guard words.count > typed.count, Array(words.prefix(typed.count)) == typed else { return nil }
+            return seen.insert(words[typed.count]).inserted ? words[typed.count] : nil
+        }
     }
 
     /// Runs one command line.

@@ -1,0 +1,114 @@
+import Foundation
+
+/// Best play in a game where players hide things (a `view` hook): an equilibrium over
+/// what each seat has been shown, by counterfactual regret minimisation (CFR+) on the
+/// game tree taken once from the rule script (`InformationSetTree`).
+///
+///     let e = try Equilibrium.solve(rulesFile: "examples/rules/liars-dice-openspiel.lua")
+///     e.wins[0]            // Ann's chance under the average strategy
+///     e.exploitability     // how much a best reply could still gain, per seat
+///
+/// A seat's information set is its view at every position on the way and every event
+/// it received (perfect recall), or its current view alone when the rules declare
+/// `view_is_complete = true`. Play stops at `Options.exploitability` or
+/// `Options.iterations`.
+public enum Equilibrium {
+    public struct Options: Sendable {
+        /// Stop once the exploitability (NashConv / seats, in chances of winning) is at most this.
+        public var exploitability = 1e-4
+        /// The most iterations.
+        public var iterations = 100_000
+        /// Asked between iterations: true stops with the strategy so far (Ctrl-C).
+        public var shouldStop: (@Sendable () -> Bool)? = nil
+        public init() {}
+    }
+
+    public struct Result: Sendable {
+        public var rules: String
+        public var rulesFile: String
+        public var players: [String]
+        public var params: [String]
+        /// Each seat's chance of winning when every seat plays the average strategy.
+        public var wins: [Double]
+        public var draw: Double
+        public var loss: Double
+        /// What each seat's best reply to the others' average strategy gets (its
+        /// utility: the chance of winning, a draw counting half with two seats).
+        public var bestReplies: [Double]
+        /// Σ over seats of what a best reply gains; exploitability is that / seats.
+        public var nashConv: Double
+        public var exploitability: Double
+        /// Two seats: the bracket that holds the first seat's value of the game.
+        public var valueBracket: ClosedRange<Double>?
+        public var constantSum: Bool
+        public var perfectRecall: Bool
+        public var iterations: Int
+        public var stoppedBy: String
+        public var positions: Int
+        public var nodes: Int
+        public var informationSets: [Int]
+        public var exploreSeconds: Double
+        public var solveSeconds: Double
+        public var processMemoryPeak: Int
+        /// The equilibrium as a Lua module a bot can `require` (with `writesPolicy`).
+        public var policyModule: String?
+    }
+
+    /// What `solve` does with a game that has a view: explore it keeping what each seat is
+    /// shown, unroll, iterate, and report.
+    static func solve(explorer: MoveExplorer, rulesFile: String, options: BestPlay.Options, started: UInt64,
+                      progress: ((String) -> Void)?) throws -> Result {
+        let game = explorer.game
+        guard let observations = explorer.observations else { throw OddsError.internal("no observations kept") }
+        let tree = try InformationSetTree(graph: explorer.graph, observations: observations, perfectRecall: !game.rules.viewIsComplete,
+                                          playerNames: game.playerNames, maxNodes: options.maxStates)
+        let explored = DispatchTime.now().uptimeNanoseconds
+        let cfr = RegretMinimiser(tree: tree)
+        let seats = game.playerNames.count
+        var nextCheck = 1
+        var measured: (conv: Double, replies: [Double], strategy: [Double]) = (.infinity, [], [])
+        var stoppedBy = "iterations"
+        var lastReport = DispatchTime.now().uptimeNanoseconds
+        func measure() {
+            let strategy = cfr.averageStrategy()
+            let replies = (0..<seats).map { InformationSetBestReply.reply(tree, strategy: strategy, seat: $0).value }
+            let own = (0..<seats).map { InformationSetBestReply.utility(tree, strategy: strategy, seat: $0) }
+            measured = (zip(replies, own).map { max(0, $0 - $1) }.reduce(0, +), replies, strategy)
+        }
+        while cfr.iterations < options.equilibrium.iterations {
+            if options.equilibrium.shouldStop?() == true { stoppedBy = "interrupted"; break }
+            cfr.iterate()
+            if cfr.iterations >= nextCheck || cfr.iterations == options.equilibrium.iterations {
+                measure()
+                nextCheck = cfr.iterations + max(4, cfr.iterations / 8)
+                if measured.conv / Double(seats) <= options.equilibrium.exploitability { stoppedBy = "exploitability"; break }
+            }
+            let now = DispatchTime.now().uptimeNanoseconds
+            if now - lastReport > 200_000_000 {
+                progress?(String(format: "%d nodes, %d information sets, iteration %d, exploitability %.2e",
+                                 tree.count, tree.infosetCount, cfr.iterations, measured.conv / Double(seats)))
+                lastReport = now
+            }
+        }
+        if measured.replies.isEmpty || stoppedBy != "exploitability" { measure() }
+        let outcome = InformationSetBestReply.outcomes(tree, strategy: measured.strategy)
+        let constantSum = seats == 2 || (seats == 1)
+        var bracket: ClosedRange<Double>?
+        if seats == 2 {
+            let low = 1 - measured.replies[1], high = measured.replies[0]
+            bracket = min(low, high)...max(low, high)
+        }
+        let solved = DispatchTime.now().uptimeNanoseconds
+        let module = options.writesPolicy ? try explorer.equilibriumPolicyModule(tree: tree, strategy: measured.strategy, rulesFile: rulesFile,
+                                                                                 params: options.params, wins: Array(outcome[0..<seats])) : nil
+        return Result(rules: game.rules.name, rulesFile: rulesFile, players: game.playerNames,
+                      params: options.params.map { "\($0.0)=\($0.1)" },
+                      wins: Array(outcome[0..<seats]), draw: outcome[seats], loss: outcome[seats + 1],
+                      bestReplies: measured.replies, nashConv: measured.conv, exploitability: measured.conv / Double(seats),
+                      valueBracket: bracket, constantSum: constantSum, perfectRecall: tree.perfectRecall,
+                      iterations: cfr.iterations, stoppedBy: stoppedBy, positions: explorer.graph.count, nodes: tree.count,
+                      informationSets: (0..<seats).map { s in tree.infosetPlayer.filter { Int($0) == s }.count },
+                      exploreSeconds: Double(explored - started) / 1e9, solveSeconds: Double(solved - explored) / 1e9,
+                      processMemoryPeak: Odds.maxResidentBytes(), policyModule: module)
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+
+/// Evaluating strategies on an `InformationSetTree`: every seat's chances when each plays
+/// a given strategy, and a seat's best reply that knows only what it has been shown (a
+/// best response over information sets, never one that sees another seat's cup).
+enum InformationSetBestReply {
+    /// Each seat's chance of winning, then of a draw and of a loss, when every seat plays
+    /// `strategy` (probabilities per information set action).
+    static func outcomes(_ tree: InformationSetTree, strategy: [Double]) -> [Double] {
+        let width = tree.seats + 2
+        var value = [Double](repeating: 0, count: tree.count * width)
+        for node in stride(from: tree.count - 1, through: 0, by: -1) {
+            if tree.player[node] < 0 {
+                switch tree.outcome[node] {
+                case -1: value[node * width + tree.seats] = 1
+                case -2: value[node * width + tree.seats + 1] = 1
+                case let seat: value[node * width + Int(seat)] = 1
+                }
+                continue
+            }
+            let base = Int(tree.infosetStart[Int(tree.infoset[node])]), first = Int(tree.actionStart[node])
+            for a in first..<Int(tree.actionStart[node + 1]) {
+                let p = strategy[base + a - first]
+                if p == 0 { continue }
+                for e in Int(tree.edgeStart[a])..<Int(tree.edgeStart[a + 1]) {
+                    let c = Int(tree.child[e]), w = p * tree.weight[e]
+                    for k in 0..<width { value[node * width + k] += w * value[c * width + k] }
+                }
+            }
+        }
+        return Array(value[0..<width])
+    }
+
+    /// `seat`'s utility (as the tree defines it) when every seat plays `strategy`.
+    static func utility(_ tree: InformationSetTree, strategy: [Double], seat: Int) -> Double {
+        let o = outcomes(tree, strategy: strategy)
+        return o[seat] + (tree.seats == 2 ? o[tree.seats] / 2 : 0)
+    }
+
+    /// The best reply of `seat` to the others playing `strategy`: its utility, and its
+    /// move (an action index within the information set) in each of its information sets.
+    ///
+    /// A reply may depend only on what the seat has been shown: in each of its
+    /// information sets it takes the one action that is best summed over the set's nodes,
+    /// each weighted by the chance that chance and the others bring the game there. The
+    /// sets are decided from the seat's last decisions back to its first (a node's future
+    /// holds only sets with more of the seat's decisions before them).
+    static func reply(_ tree: InformationSetTree, strategy: [Double], seat: Int) -> (value: Double, choice: [Int32]) {
+        let n = tree.count
+        // The chance that chance and the other seats reach each node.
+        var reach = [Double](repeating: 0, count: n)
+        reach[0] = 1
+        for node in 0..<n where tree.player[node] >= 0 && reach[node] > 0 {
+            let me = Int(tree.player[node])
+            let base = Int(tree.infosetStart[Int(tree.infoset[node])]), first = Int(tree.actionStart[node])
+            for a in first..<Int(tree.actionStart[node + 1]) {
+                let p = me == seat ? 1 : strategy[base + a - first]
+                if p == 0 { continue }
+                for e in Int(tree.edgeStart[a])..<Int(tree.edgeStart[a + 1]) { reach[Int(tree.child[e])] += reach[node] * p * tree.weight[e] }
+            }
+        }
+        var choice = [Int32](repeating: -1, count: tree.infosetCount)
+        let mine = (0..<tree.infosetCount).filter { Int(tree.infosetPlayer[$0]) == seat }
+        let deepest = mine.map { Int(tree.infosetDepth[$0]) }.max() ?? -1
+        var value = [Double](repeating: 0, count: n)
+        var actionValue = [Double](repeating: 0, count: tree.strategySize)
+        func pass(deciding depth: Int) {
+            for node in stride(from: n - 1, through: 0, by: -1) {
+                let me = Int(tree.player[node])
+                if me < 0 { value[node] = tree.utility[node * tree.seats + seat]; continue }
+                let i = Int(tree.infoset[node])
+                let base = Int(tree.infosetStart[i]), first = Int(tree.actionStart[node])
+                func q(_ a: Int) -> Double {
+                    var x = 0.0
+                    for e in Int(tree.edgeStart[a])..<Int(tree.edgeStart[a + 1]) { x += tree.weight[e] * value[Int(tree.child[e])] }
+                    return x
+                }
+                if me == seat {
+                    if choice[i] >= 0 {
+                        value[node] = q(first + Int(choice[i]))
+                    } else if Int(tree.infosetDepth[i]) == depth, reach[node] > 0 {
+                        for a in first..<Int(tree.actionStart[node + 1]) { actionValue[base + a - first] += reach[node] * q(a) }
+                        value[node] = 0
+                    } else {
+                        value[node] = 0
+                    }
+                } else {
+                    var total = 0.0
+                    for a in first..<Int(tree.actionStart[node + 1]) {
+                        let p = strategy[base + a - first]
+                        if p > 0 { total += p * q(a) }
+                    }
+                    value[node] = total
+                }
+            }
+        }
+        if deepest >= 0 {
+            for depth in stride(from: deepest, through: 0, by: -1) {
+                pass(deciding: depth)
+                for i in mine where Int(tree.infosetDepth[i]) == depth {
+                    let base = Int(tree.infosetStart[i])
+                    var best = 0
+                    for a in 1..<max(1, Int(tree.infosetActions[i])) where actionValue[base + a] > actionValue[base + best] + 1e-15 { best = a }
+                    choice[i] = Int32(best)
+                }
+            }
+        }
+        pass(deciding: -1)
+        return (value[0], choice)
+    }
+}

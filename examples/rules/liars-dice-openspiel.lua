@@ -1,0 +1,116 @@
+-- Liar's Dice as OpenSpiel's `liars_dice` plays it: two players, one six-sided die each
+-- rolled under a cup, sixes wild. Ann and Bob each roll (`roll`), then bid in turn,
+-- starting with Ann: a bid is a quantity and a face, "at least 2 threes between the two
+-- cups" (`bid 2 3`), ranked 1×⚀ < 1×⚁ < … < 1×⚅ < 2×⚀ < … < 2×⚅, and each bid must rank
+-- above the last. Instead of bidding, a player may call the last bid a lie (`liar`): the
+-- cups are shown; if they hold at least that many of the face (a six counting as any
+-- face) the caller loses, else the bidder does. After 2×⚅ only `liar` is left.
+--
+-- `dicehost solve` finds its equilibrium: Ann wins 251/516 = 0.486434 (a value of
+-- -7/258 on ±1 payoffs, as Neller & Lanctot and OpenSpiel's LP give). The game keeps
+-- only the last bid: the bids before it are in the events every player received, which
+-- is what best play with secrets remembers for each seat (perfect recall), so positions
+-- stay few (a position per cups, last bid and turn) while each seat recalls every bid.
+local game = rules {
+  name = "Liar's Dice (OpenSpiel)", players = {2, 2}, dice = "1d6", secret_rolls = true,
+}
+
+local WILD = 6
+
+local function other(g, p) return g.players[3 - p.seat] end
+
+-- Bids by rank: 1 to 12, quantity 1 then 2, faces 1 to 6.
+local function rank(quantity, face) return (quantity - 1) * 6 + face end
+
+function game.setup(g)
+  g.state.phase = "rolling"
+  g:next_turn(g.players[1])
+end
+
+function game.roll(g, p, r)
+  if g.state.phase ~= "rolling" or p.die then error("the cups are rolled: bid or call liar", 0) end
+  if not r.ok then error("the die did not land flat: roll again", 0) end
+  p.die = r.value
+  g:tell(p, "your die: %s", dice.glyph(r.value))
+  if other(g, p).die then
+    g.state.phase = "bidding"
+    g:next_turn(g.players[1])
+  else
+    g:next_turn(other(g, p))
+  end
+end
+
+game.actions = {
+  bid = function(g, p, quantity, face)
+    if g.state.phase ~= "bidding" then error("roll first: bids come when both cups are rolled", 0) end
+    if math.type(quantity) ~= "integer" or math.type(face) ~= "integer" then error("usage: bid QUANTITY FACE, e.g. bid 1 4", 0) end
+    if quantity < 1 or quantity > 2 or face < 1 or face > 6 then error("a bid is 1 or 2 dice of a face 1 to 6", 0) end
+    local last = g.state.bid
+    if last and rank(quantity, face) <= rank(last.quantity, last.face) then
+      error(("a bid must rank above %d × %s"):format(last.quantity, dice.glyph(last.face)), 0)
+    end
+    g.state.bid = {quantity = quantity, face = face, by = p.name}
+    g:say("%s bids %d × %s", p.name, quantity, dice.glyph(face))
+    g:next_turn(other(g, p))
+  end,
+  liar = function(g, p)
+    local last = g.state.bid
+    if g.state.phase ~= "bidding" or not last then error("there is no bid to call", 0) end
+    local found = 0
+    for _, q in ipairs(g.players) do
+      g:reveal(q, {q.die})
+      if q.die == last.face or q.die == WILD then found = found + 1 end
+    end
+    local bidder = g:player(last.by)
+    local winner = found >= last.quantity and bidder or p
+    g:say("%s calls liar: %d × %s on the table, the bid was %d", p.name, found, dice.glyph(last.face), last.quantity)
+    g:win(winner)
+  end,
+}
+
+-- The bids that rank above the last one (every bid while none is made).
+game.choices = {
+  bid = function(g, p)
+    local last = g.state.bid
+    local above = last and rank(last.quantity, last.face) or 0
+    local list = {}
+    for quantity = 1, 2 do
+      for face = 1, 6 do
+        if rank(quantity, face) > above then list[#list + 1] = {quantity, face} end
+      end
+    end
+    return list
+  end,
+}
+
+function game.status(g)
+  local last = g.state.bid
+  return last and ("bid %d × %s by %s"):format(last.quantity, dice.glyph(last.face), last.by) or g.state.phase
+end
+
+-- What `viewer` sees: their own die, whether each cup is rolled, and the last bid (the
+-- earlier ones were said to everyone).
+function game.view(g, viewer)
+  local b = g.state.bid
+  local v = {phase = g.state.phase, you = viewer and viewer.name, turn = g.current and g.current.name, rolled = {},
+             bid = b and {quantity = b.quantity, face = b.face, by = b.by}}
+  for i, p in ipairs(g.players) do v.rolled[i] = p.die ~= nil end
+  if viewer and viewer.die then v.die = viewer.die end
+  return v
+end
+
+-- A plain bot: calls a bid of two it cannot see half of, else makes the lowest raise,
+-- naming its own face when it can.
+function game.bot(v, p)
+  if v.phase == "rolling" then return "roll" end
+  local last = v.bid
+  local above = last and rank(last.quantity, last.face) or 0
+  if last and last.quantity == 2 and v.die ~= last.face and v.die ~= WILD then return "liar" end
+  for quantity = 1, 2 do
+    if rank(quantity, v.die) > above then return {"bid", quantity, v.die} end
+  end
+  if above < 12 then return {"bid", 2, 6} end
+  return "liar"
+end
+
+return game
