@@ -72,6 +72,7 @@ function Game:is_over() end
 ---@field actions table<string, fun(g: Game, p: Player, ...: integer|number|boolean|string)> arguments typed as they read: 25, 2.5, true, "word"
 ---@field choices table<string, (string|number)[]>|nil argument values tab completes after an action's name, e.g. { ante = {5, 10, 25} }
 ---@field anytime string[]|nil inputs ("roll" or action names) any player may make out of turn, e.g. {"snap"}
+---@field while_out string[]|nil inputs ("roll" or action names) a player who is out may still make, e.g. {"show"}
 ---@field setup fun(g: Game)|nil
 ---@field turn fun(g: Game, p: Player)|nil
 ---@field roll fun(g: Game, p: Player, r: Roll)

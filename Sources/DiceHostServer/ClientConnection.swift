@@ -51,7 +51,7 @@ final class ClientConnection {
             greeted = true
             let rules = lobby.catalog.json
             channel.send("{\"type\":\"hello\",\"version\":\(ServerProtocol.version),\"server\":\"dicehost\",\"maxMessageBytes\":\(ServerProtocol.maxMessageBytes),"
-                         + "\"messagesPerSecond\":\(limits.messagesPerSecond),\"rules\":\(rules)}")
+                         + "\"messagesPerSecond\":\(Self.jsonNumber(limits.messagesPerSecond)),\"rules\":\(rules)}")
             return
         }
         guard greeted else {
@@ -130,6 +130,12 @@ final class ClientConnection {
         guard tokens >= 1 else { return false }
         tokens -= 1
         return true
+    }
+
+    /// A limit as JSON: a whole number as one (`20`, not `20.0`: clients read the doc's integer).
+    static func jsonNumber(_ value: Double) -> String {
+        if value.isFinite, value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return value.isFinite ? "\(value)" : "0"
     }
 
     func sendError(_ code: String, _ message: String, seq: Int64? = nil) {

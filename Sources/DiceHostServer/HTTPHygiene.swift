@@ -5,6 +5,7 @@ import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import NIOHTTP1
 
 /// What `dicehost serve` does about HTTP clients that misbehave (slowloris, huge heads,
 /// foreign pages opening the WebSocket), and the headers every response carries.
@@ -58,15 +59,36 @@ struct GuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
     let maxHeadBytes: Int
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Inner.Value> {
+        let headGuard = RequestHeadGuard(deadline: deadline, maxHeadBytes: maxHeadBytes)
         do {
-            try channel.pipeline.syncOperations.addHandler(RequestHeadGuard(deadline: deadline, maxHeadBytes: maxHeadBytes), position: .first)
+            try channel.pipeline.syncOperations.addHandler(headGuard, position: .first)
         } catch {
             return channel.eventLoop.makeFailedFuture(error)
         }
-        return inner.setup(channel: channel, logger: logger)
+        // Behind the HTTP parser the inner setup puts in: its errors reach the guard.
+        return inner.setup(channel: channel, logger: logger).flatMapThrowing { value in
+            try channel.pipeline.syncOperations.addHandler(MalformedHeadCatcher(headGuard: headGuard), position: .last)
+            return value
+        }
     }
 
     func handle(value: Inner.Value, logger: Logger) async { await inner.handle(value: value, logger: logger) }
+}
+
+/// Tells the `RequestHeadGuard` when the HTTP parser fails: Hummingbird's WebSocket
+/// upgrade pipeline leaves a parse error of the first request unanswered (its upgrade
+/// handler has no error handling and the HTTP handler is not there yet), so a garbage
+/// request line (`GARBAGE`, `GET /` without a version) would wait for the 408.
+final class MalformedHeadCatcher: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = NIOAny
+    private let headGuard: RequestHeadGuard
+
+    init(headGuard: RequestHeadGuard) { self.headGuard = headGuard }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        if error is HTTPParserError { headGuard.refuseMalformedHead() }
+        context.fireErrorCaught(error)
+    }
 }
 
 /// Closes a connection whose request head does not arrive whole in time (a silent
@@ -91,8 +113,13 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var upgraded = false
     private var refused = false
     /// A head has arrived and nothing was answered yet: the deadline still runs (a head
-    /// the parser cannot read gets no answer, and is closed when it passes).
+    /// the parser cannot read is answered 400 at once, see `MalformedHeadCatcher`).
     private var awaitingResponse = false
+    /// Something was written back on this connection (an answer has begun).
+    private var answered = false
+    /// This handler's place in the pipeline, for `refuseMalformedHead` (the parser's error
+    /// arrives at another handler, behind the parser).
+    private var context: ChannelHandlerContext?
     /// After the upgrade: the frame header being read, and payload bytes still to skip.
     private var frameHeader: [UInt8] = []
     private var payloadLeft: UInt64 = 0
@@ -102,9 +129,15 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
         self.maxHeadBytes = maxHeadBytes
     }
 
-    func handlerAdded(context: ChannelHandlerContext) { arm(context) }
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+        arm(context)
+    }
 
-    func handlerRemoved(context: ChannelHandlerContext) { timer?.cancel() }
+    func handlerRemoved(context: ChannelHandlerContext) {
+        timer?.cancel()
+        self.context = nil
+    }
 
     func channelInactive(context: ChannelHandlerContext) {
         timer?.cancel()
@@ -160,6 +193,7 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
             timer?.cancel()
             timer = nil
             awaitingResponse = false
+            answered = true
             if case .byteBuffer(let buffer) = unwrapOutboundIn(data), buffer.readableBytesView.starts(with: Array("HTTP/1.1 101".utf8)) {
                 upgraded = true
             }
@@ -192,6 +226,14 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
             frameHeader = []
         }
         return true
+    }
+
+    /// The HTTP parser could not read the request: 400 at once, not the deadline's 408.
+    /// Only before the connection's first answer: a later request's parse error the
+    /// HTTP handler answers itself (Hummingbird's `handleHTTP`), in order.
+    func refuseMalformedHead() {
+        guard let context, !answered else { return }
+        refuse(context, status: "400 Bad Request")
     }
 
     private func refuse(_ context: ChannelHandlerContext, status: String) {

@@ -70,9 +70,9 @@ actor Room {
 
     func join(name: String, client: ClientChannel) -> Bool {
         guard !closed else { return refuse(client, "no-room", "room \(id) is closed") }
-        if let index = seats.firstIndex(where: { $0.name.lowercased() == name.lowercased() }) {
-            _ = index
-            return refuse(client, "name-taken", "the name \(name) is taken in room \(id); a player coming back joins with their token")
+        if let seated = seats.first(where: { PlayerName.looksAlike($0.name, name) }) {
+            let taken = seated.name.lowercased() == name.lowercased() ? "the name \(name) is taken" : "the name \(name) looks like \(seated.name), who is seated"
+            return refuse(client, "name-taken", "\(taken) in room \(id); a player coming back joins with their token")
         }
         guard game == nil else { return refuse(client, "started", "the game in room \(id) has started; watch it, or come back with your token") }
         guard seats.count < seatCount else { return refuse(client, "room-full", "room \(id) is full (\(seatCount) seats)") }
@@ -229,6 +229,7 @@ actor Room {
             if values != nil || flag != .ok, !deviceRolls {
                 throw ProtocolError("no-device-rolls", "this room rolls the dice itself; it was not created to take a smart die's rolls")
             }
+            try checkStillIn(game, name, input: "roll")
             if let current = game.currentPlayer, current != name, !game.isOver {
                 throw ProtocolError("not-your-turn", "it is \(current)'s turn, not yours")
             }
@@ -245,6 +246,7 @@ actor Room {
                 let known = game.rules.actions.isEmpty ? "this game has none" : "this game has: " + game.rules.actions.joined(separator: ", ")
                 throw ProtocolError("unknown-action", "unknown action '\(action)' (\(known))")
             }
+            try checkStillIn(game, name, input: action)
             // Out of turn only what the rules list in `anytime` (the game checks it too).
             if !game.rules.anytime.contains(action), let current = game.currentPlayer, current != name, !game.isOver {
                 throw ProtocolError("not-your-turn", "it is \(current)'s turn, not yours (\(action) waits for your turn)")
@@ -253,6 +255,14 @@ actor Room {
             try game.act(action, by: name, arguments: arguments.map(\.commandValue))
             log?.input("as \(name) \(action)" + arguments.map { " " + $0.commandText }.joined(), time: game.now, events: game.events[before...])
         }
+    }
+
+    /// A player who is out makes only the inputs the rules list in `while_out` (the game
+    /// checks it too; here it gets its own code).
+    private func checkStillIn(_ game: Game, _ name: String, input: String) throws {
+        guard !game.isOver, game.isOut(name), !game.rules.whileOut.contains(input) else { return }
+        throw ProtocolError("out", "you are out of the game: a player who is out makes no more inputs"
+            + (game.rules.whileOut.isEmpty ? "" : " but \(game.rules.whileOut.sorted().joined(separator: ", "))"))
     }
 
     private func startedGame() throws -> Game {
@@ -437,10 +447,12 @@ actor Room {
         for subscriber in subscribers.values where subscriber.client.id != skipped { subscriber.client.send(text) }
     }
 
-    /// The state with the last events `viewer` may see (for a client that joins or comes back).
+    /// The state with the last events `viewer` may see (for a client that joins or comes
+    /// back): of the current game only (from its `start`; numbered on from the games
+    /// before a `restart`).
     private func fullState(for viewer: String?) -> String {
         let events = game?.events ?? []
-        let first = max(0, events.count - limits.historyEvents)
+        let first = max(SeatView.currentGameStart(events), events.count - limits.historyEvents)
         let list = SeatView.eventsJSON(events[first...], for: viewer)
         return "{\"type\":\"state\",\"room\":\(id.jsonQuoted),\"first\":\(first),\"events\":[\(list)],\"state\":\(stateJSON(for: viewer))}"
     }

@@ -20,7 +20,8 @@ enum SeatView {
 
     /// The last roll as `viewer` may see it: its values, or that it is hidden.
     static func lastRollJSON(_ game: Game, for viewer: String?) -> String? {
-        guard let event = game.events.last(where: {
+        let events = game.events
+        guard let event = events[currentGameStart(events)...].last(where: {
             if case .roll = $0.kind { return true } else { return false }
         })?.seen(by: viewer) else { return nil }
         switch event.kind {
@@ -31,6 +32,12 @@ enum SeatView {
         default:
             return nil
         }
+    }
+
+    /// The index of the current game's `start` event: a `restart` logs a new one, and
+    /// the game before it is no part of what a client joining now is shown.
+    static func currentGameStart(_ events: [GameEvent]) -> Int {
+        events.lastIndex { if case .start = $0.kind { return true } else { return false } } ?? 0
     }
 
     /// Argument values each action declares (`rules.choices`), for the table's buttons.

@@ -92,7 +92,13 @@ enum ClientMessage: Equatable {
                                          deviceRolls: try fields.optionalBool("deviceRolls") ?? false))
         case "join":
             let room = try fields.roomID("room")
-            if fields.value("token") != nil { return .rejoin(room: room, token: try fields.string("token", maxBytes: 64)) }
+            if fields.value("token") != nil {
+                // Which seat would be meant is not clear: a name and a token are two requests.
+                guard fields.value("name") == nil else {
+                    throw ProtocolError("bad-field", "join takes a \"name\" (a free seat) or a \"token\" (your seat again), not both")
+                }
+                return .rejoin(room: room, token: try fields.string("token", maxBytes: 64))
+            }
             return .join(room: room, name: try fields.playerName("name"))
         case "watch": return .watch(room: try fields.roomID("room"))
         case "start": return .start(seq: try fields.sequence())

@@ -307,6 +307,28 @@ struct AbuseTests {
         #expect(String(decoding: answer, as: UTF8.self).hasPrefix("HTTP/1.1 200"))
     }
 
+    @Test func aCompleteButMalformedRequestHeadIsAnswered400AtOnce() async throws {
+        // The default head deadline (10 s): an answer within 5 s is not the 408.
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        for request in ["GARBAGE\r\n\r\n", "GET /\r\n\r\n", "GET / HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n"] {
+            let socket = try RawSocket(port: server.port)
+            socket.send(request)
+            let (answer, closed) = await socket.readUntilClosed(timeout: .seconds(5))
+            let text = String(decoding: answer, as: UTF8.self)
+            #expect(text.hasPrefix("HTTP/1.1 400"), "\(request.debugDescription): \(text.prefix(80).debugDescription)")
+            #expect(closed, "\(request.debugDescription) held the connection")
+        }
+        // A malformed second request on a kept-alive connection is answered 400 too, after the first's answer.
+        let socket = try RawSocket(port: server.port)
+        socket.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+        _ = await socket.read(timeout: .seconds(5)) { String(decoding: $0, as: UTF8.self).contains("ok\n") }
+        socket.send("GARBAGE\r\n\r\n")
+        let (answer, closed) = await socket.readUntilClosed(timeout: .seconds(5))
+        #expect(String(decoding: answer, as: UTF8.self).hasPrefix("HTTP/1.1 400"), "\(String(decoding: answer, as: UTF8.self).prefix(80))")
+        #expect(closed)
+    }
+
     @Test func thePageIsServedWithSecurityHeadersAndHEADAnswersLikeGET() async throws {
         let server = try await TestServer.start()
         defer { server.stop() }

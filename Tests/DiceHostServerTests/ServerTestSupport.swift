@@ -60,6 +60,8 @@ final class TestClient: @unchecked Sendable {
     private let task: Task<Void, Error>
     /// Every message read so far, in order.
     private(set) var received: [[String: Any]] = []
+    /// The same, as the server wrote them (numbers keep their form: `20` is not `20.0`).
+    private(set) var receivedTexts: [String] = []
 
     private init(outgoing: AsyncStream<String>.Continuation, mailbox: Mailbox, task: Task<Void, Error>) {
         self.outgoing = outgoing
@@ -106,6 +108,7 @@ final class TestClient: @unchecked Sendable {
             if let text = mailbox.take() {
                 let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? ["type": "not-json", "text": text]
                 received.append(object)
+                receivedTexts.append(text)
                 return object
             }
             if mailbox.hasEnded || ContinuousClock.now >= deadline { return nil }

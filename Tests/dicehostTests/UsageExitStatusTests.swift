@@ -31,6 +31,8 @@ import Testing
         try expectUsage(["play", "rules/race.lua", "--players", "A"], "dicehost: --players: Race to Space needs 2 to 4 players, got 1\n")
         try expectUsage(["play", "rules/race.lua", "--players", "A,B,C,D,E"], "dicehost: --players: Race to Space needs 2 to 4 players, got 5\n")
         try expectUsage(["play", "rules/race.lua", "--players", "Ann,Ann"], "dicehost: --players: player 'Ann' is named twice (names must be distinct)\n")
+        try expectUsage(["play", "rules/race.lua", "--players", "Ann,\u{0410}nn"], "dicehost: --players: player '\u{0410}nn' looks like 'Ann' (names must be told apart at a glance")
+        try expectUsage(["play", "rules/race.lua", "--players", "Ann,\u{FF21}nn"], "looks like 'Ann'")
         try expectUsage(["play", "rules/race.lua", "--players", "Ann,"], "dicehost: --players: a player name is empty (names are separated by commas, e.g. --players Ann,Bob)\n")
         try expectUsage(["play", "rules/race.lua", "--players", "Ann,Bo b"], "dicehost: --players: player name 'Bo b' has a space or a control character\n")
         try expectUsage(["play", "rules/race.lua", "--players", "Ann,B\nob"], "dicehost: --players: player name 'B\\nob' has a space or a control character\n")

@@ -9,6 +9,7 @@ extension Game {
     public func roll(values: [Int]? = nil, flag: Roll.Flag = .ok, by player: String? = nil) throws {
         try transaction {
             let seat = try self.seat(of: player)
+            try checkStillIn(seat: seat, input: "roll")
             if player != nil { try checkTurn(seat: seat, input: "roll") }
             let dice = try self.dice(forSeat: seat)
             var roll: Roll
@@ -43,6 +44,7 @@ extension Game {
                 throw GameError.refused("unknown action '\(name)' (\(known))")
             }
             let seat = try self.seat(of: player)
+            try checkStillIn(seat: seat, input: name)
             if player != nil { try checkTurn(seat: seat, input: name) }
             try call(.function(f), [.table(g), try playerValue(seat)] + arguments)
         }

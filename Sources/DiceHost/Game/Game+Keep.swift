@@ -15,6 +15,7 @@ extension Game {
     public func roll(keeping positions: [Int], rolled given: [Int]? = nil, by player: String? = nil) throws {
         try transaction {
             let seat = try self.seat(of: player)
+            try checkStillIn(seat: seat, input: "roll")
             if player != nil { try checkTurn(seat: seat, input: "roll") }
             let dice = try self.dice(forSeat: seat)
             var values = try lastRollValues(seat: seat, dice: dice)

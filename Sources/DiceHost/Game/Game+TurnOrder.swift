@@ -18,11 +18,47 @@ extension Game {
     /// prelude's simulation loop).
     static let turnPassLimit = 1000
 
-    /// Runs the turn hook for each `g:next_turn` a hook asked for.
+    /// Refuses `input` by the player in `seat` when they are out (`g:eliminate`, `g:lose`)
+    /// and the rules do not list `input` in `while_out`: a player out of Liar's Dice calls
+    /// no more bids.
+    func checkStillIn(seat: Int, input: String) throws {
+        guard !rules.whileOut.contains(input), isOut(seat: seat) else { return }
+        throw GameError.refused("\(playerNames[seat - 1]) is out of the game: a player who is out makes no more inputs"
+            + (rules.whileOut.isEmpty ? "" : " but \(rules.whileOut.sorted().joined(separator: ", "))"))
+    }
+
+    /// Whether the player is out of the game (eliminated, or lost in a game that goes on).
+    public func isOut(_ player: String) -> Bool {
+        guard let index = playerNames.firstIndex(of: player) else { return false }
+        return isOut(seat: index + 1)
+    }
+
+    func isOut(seat: Int) -> Bool {
+        guard isSeat(seat), let p = playerTables[seat - 1].tableRef else { return false }
+        return lua.get(p, "eliminated").isTruthy
+    }
+
+    /// The seat whose turn begins now, if any: the one a hook passed the turn to. The turn
+    /// never rests with a player who is out: when it was passed to one, or stays with the
+    /// current player after they went out, it goes on to the next player still in,
+    /// clockwise, as `g:next_turn()` would pass it (and `g.current` is that player).
+    func takePendingTurn() throws -> Int? {
+        guard !isOver else { return nil }
+        var seat = host.pendingTurn
+        host.pendingTurn = nil
+        if seat == nil, let current = lua.get(g, path: "current", "seat").intValue, isOut(seat: current) { seat = current }
+        guard let wanted = seat else { return nil }
+        guard isOut(seat: wanted) else { return wanted }
+        let stillIn = try activeSeats()
+        guard let next = stillIn.first(where: { $0 > wanted }) ?? stillIn.first else { return nil }
+        lua.set(g, "current", try playerValue(next))
+        return next
+    }
+
+    /// Runs the turn hook for each `g:next_turn` a hook asked for (see `takePendingTurn`).
     func drainPendingTurns() throws {
         var guardCount = 0
-        while let seat = host.pendingTurn, !isOver {
-            host.pendingTurn = nil
+        while let seat = try takePendingTurn() {
             guardCount += 1
             if guardCount > Self.turnPassLimit {
                 throw GameError.refused("the turn hook passed the turn \(Self.turnPassLimit) times without waiting for input")

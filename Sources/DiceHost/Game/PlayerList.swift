@@ -20,8 +20,9 @@ public enum PlayerList {
         return names
     }
 
-    /// Throws `UsageError` unless the names fit the rules' table and each is a plain word
-    /// (commands name players as `as NAME …`, so a name has no spaces or control characters).
+    /// Throws `UsageError` unless the names fit the rules' table, each is a plain word
+    /// (commands name players as `as NAME …`, so a name has no spaces or control characters)
+    /// and no two look alike (`PlayerName.looksAlike`).
     public static func validate(_ names: [String], for rules: RuleSet) throws {
         let wanted = rules.minPlayers == rules.maxPlayers ? "\(rules.minPlayers)" : "\(rules.minPlayers) to \(rules.maxPlayers)"
         guard names.count <= maxPlayers, (rules.minPlayers...max(rules.minPlayers, rules.maxPlayers)).contains(names.count) else {
@@ -39,6 +40,16 @@ public enum PlayerList {
         var seen = Set<String>()
         if let twice = names.first(where: { !seen.insert($0).inserted }) {
             throw UsageError(description: "player '\(twice)' is named twice (names must be distinct)")
+        }
+        // Every event names its player: two names that look alike could pass for each other.
+        var skeletons: [String: String] = [:]
+        for name in names {
+            let skeleton = PlayerName.skeleton(name)
+            if let earlier = skeletons[skeleton] {
+                throw UsageError(description: "player \(GameEvent.oneLine("'\(name)'")) looks like '\(earlier)' (names must be told apart at a glance: "
+                    + "case, look-alike letters of other scripts, fullwidth forms and 0/O, 1/l/I count as the same)")
+            }
+            skeletons[skeleton] = name
         }
     }
 

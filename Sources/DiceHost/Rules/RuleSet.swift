@@ -60,6 +60,9 @@ public struct RuleSet: Sendable {
     /// Inputs ("roll" or action names) any player may make at any time; others come
     /// only from the player whose turn it is (`rules.anytime = {"snap"}`).
     public var anytime: Set<String> = []
+    /// Inputs a player who is out (eliminated, or lost) may still make; the host refuses
+    /// every other input from them (`rules.while_out = {"show"}`).
+    public var whileOut: Set<String> = []
     /// Argument values an action takes, for tab completion at the prompt
     /// (`rules.choices = { ante = {5, 10, 25} }`); an action with several arguments lists
     /// them as tuples (`bid = {{1, 2}, {1, 3}}`, completed as "1 2"). Actions whose
@@ -127,6 +130,7 @@ public struct RuleSet: Sendable {
         if !params.isEmpty { lines.append("params: " + params.map { "\($0.name)=\($0.value)" }.joined(separator: ", ")) }
         if !actions.isEmpty { lines.append("actions: " + actions.joined(separator: ", ")) }
         if !anytime.isEmpty { lines.append("out of turn: " + anytime.sorted().joined(separator: ", ")) }
+        if !whileOut.isEmpty { lines.append("while out: " + whileOut.sorted().joined(separator: ", ")) }
         lines.append("hooks: " + hooks.sorted().joined(separator: ", "))
         return lines.joined(separator: "\n")
     }
@@ -223,21 +227,26 @@ public struct RuleSet: Sendable {
         unorderedDice = try flag("unordered_dice")
         viewIsComplete = try flag("view_is_complete")
         keepsDice = try flag("keep_dice")
-        anytime = []
-        switch lua.get(table, "anytime") {
-        case .nil: break
-        case .table(let t):
-            for value in lua.array(t) {
-                guard case .string(let input) = value, input == "roll" || actions.contains(input) else {
-                    let known = (["roll"] + actions).joined(separator: ", ")
-                    throw GameError.invalidRules("anytime must list inputs any player may make out of turn (\(known)), got \(value.description.prefix(40))",
-                                                 location: location)
+        func inputList(_ field: String, _ what: String, example: String) throws -> Set<String> {
+            var inputs: Set<String> = []
+            switch lua.get(table, .string(field)) {
+            case .nil: break
+            case .table(let t):
+                for value in lua.array(t) {
+                    guard case .string(let input) = value, input == "roll" || actions.contains(input) else {
+                        let known = (["roll"] + actions).joined(separator: ", ")
+                        throw GameError.invalidRules("\(field) must list inputs \(what) (\(known)), got \(value.description.prefix(40))",
+                                                     location: location)
+                    }
+                    inputs.insert(input)
                 }
-                anytime.insert(input)
+            case let other:
+                throw GameError.invalidRules("\(field) must be a list of action names, e.g. \(example), got \(other.typeName)", location: location)
             }
-        case let other:
-            throw GameError.invalidRules("anytime must be a list of action names, e.g. {\"snap\"}, got \(other.typeName)", location: location)
+            return inputs
         }
+        anytime = try inputList("anytime", "any player may make out of turn", example: "{\"snap\"}")
+        whileOut = try inputList("while_out", "a player who is out may still make", example: "{\"show\"}")
         choices = [:]
         positionalChoices = []
         switch lua.get(table, "choices") {
@@ -288,7 +297,7 @@ public struct RuleSet: Sendable {
     }
 
     /// Every field of a rule table the host reads: the declaration's and the hooks.
-    static let knownFields: Set<String> = Set(knownHooks + ["name", "players", "dice", "params", "actions", "anytime", "choices", "base", "secret_rolls", "keep_dice", "unordered_dice", "view_is_complete"])
+    static let knownFields: Set<String> = Set(knownHooks + ["name", "players", "dice", "params", "actions", "anytime", "while_out", "choices", "base", "secret_rolls", "keep_dice", "unordered_dice", "view_is_complete"])
 
     /// The known field a misspelled one most likely meant (`on_rol` → `roll`,
     /// `turn_start` → `turn`): the smallest edit distance once common decorations

@@ -6,7 +6,7 @@ import Lua
 /// back `g` undoes everything a failed input did, and reload and replay start clean.
 extension Game {
     /// The rule table's fields that are tables of the rules (not data of the game).
-    static let frozenRuleFields = ["actions", "params", "anytime", "choices"]
+    static let frozenRuleFields = ["actions", "params", "anytime", "while_out", "choices"]
 
     /// Freezes the libraries and the global table (called once the libraries are in).
     /// Returns the table that now holds the `led` library's fields, which the fast

@@ -92,9 +92,8 @@ extension Game {
             // The simulation loop's half of drainPendingTurns: the player whose turn a
             // hook passed to (counted and logged), or nil and whether the game is over.
             ("take_turn", { [unowned self] call in
-                guard let seat = host.pendingTurn, !isOver else { return call.push(.nil) + call.push(.boolean(isOver)) }
+                guard let seat = try takePendingTurn() else { return call.push(.nil) + call.push(.boolean(isOver)) }
                 try lua.charge(Self.turnPassCost) // as drainPendingTurns charges a pass
-                host.pendingTurn = nil
                 let player = try playerValue(seat)
                 host.turns += 1
                 log(.turn(player: playerName(seat: seat)))

@@ -189,6 +189,9 @@ local function drain()
   while pending and not outcome do
     local seat = pending
     pending = nil
+    -- A turn passed to a player who is out goes on to the next one still in: the host's
+    -- (Game.takePendingTurn).
+    if rawget(seats[seat], "eliminated") then fallback() end
     passes = passes + 1
     if passes > PASSES then fallback() end
     charged = charged + TURN
@@ -359,7 +362,8 @@ local function play_game(move_limit)
     moves = moves + 1
     local seat = g.current.seat
     local p = seats[seat]
-    if not p then fallback() end
+    -- (a turn left with a player who is out the host passes on: Game.takePendingTurn)
+    if not p or rawget(p, "eliminated") then fallback() end
     if bot_hook then
       -- In a game with a view the bot sees its player's view, made as the host makes it
       -- (Game.botSubject: view(g, p), its first result).
