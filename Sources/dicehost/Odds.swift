@@ -50,6 +50,12 @@ extension DiceHostCommand {
         @Option(help: "solver: the rules' bot in each seat against best play in the others (exact, as `dicehost solve`); FILE.lua: a policy module (as `solve --policy` writes) in each seat against the rules' bot.")
         var vs: String?
 
+        @Flag(help: "With --vs solver in a game with secrets: list the bot's information sets where a different move would gain the most.")
+        var explain = false
+
+        @Flag(help: "With --vs solver in a game with a view: best replies that see every cup (not the game as played).")
+        var open = false
+
         @Flag(help: "Print the result as JSON.")
         var json = false
 
@@ -88,6 +94,8 @@ extension DiceHostCommand {
                 best.params = options.params
                 best.maxStates = options.maxStates
                 best.maxMemory = options.maxMemory
+                best.explains = explain
+                best.open = open
                 if vs != "solver" {
                     let played = try AnalysisProgress.run(rules, quiet: quiet) { progress in
                         try BestPlay.versus(rulesFile: rules, policyFile: vs, options: best, progress: progress)
@@ -174,10 +182,33 @@ enum OddsReport {
 
     /// `--vs solver`: each seat's bot against best play.
     static func text(_ v: BestPlay.Versus, rules: String) -> String {
-        comparison("\(rules): the rules' bot against best play (each other seat plays its best reply)",
+        if v.withSecrets { return secretsText(v, rules: rules) }
+        return comparison("\(rules): the rules' bot against best play (each other seat plays its best reply)",
                    states: v.states, tolerance: v.tolerance, residual: v.residual, seconds: v.seconds,
                    columns: "bot vs best    best vs best   given away", differenceFormat: "%.6f",
                    rows: v.players.indices.map { (v.players[$0], v.botInSeat[$0][$0], v.best[$0]) }, difference: { $1 - $0 })
+    }
+
+    /// `--vs solver` in a game with secrets: the best reply sees only its own seat's share.
+    static func secretsText(_ v: BestPlay.Versus, rules: String) -> String {
+        var lines = ["\(rules): the rules' bot against a best reply that knows only what its own seat is shown",
+                     String(format: "%d positions; the equilibrium (best vs best) within exploitability %.1e; %.2f s",
+                            v.states, v.exploitability ?? 0, v.seconds), "",
+                     "seat            bot vs best    best vs best   given away"]
+        for (seat, name) in v.players.enumerated() {
+            let bot = v.botInSeat[seat][seat], best = v.best[seat]
+            lines.append(pad(name, 16) + pad(String(format: "%.6f", bot), 15) + pad(String(format: "%.6f", best), 15)
+                         + String(format: "%.6f", best - bot))
+        }
+        for (seat, list) in v.costliest.enumerated() where !list.isEmpty {
+            lines.append("")
+            lines.append("where \(v.players[seat])'s bot gives away most (a best reply to it is played by the other seat):")
+            for c in list {
+                lines.append(String(format: "  %.6f  ", c.loss) + "the bot plays \(c.botMove); \(c.betterMove) would do better, seeing:")
+                for line in c.view.prefix(8) { lines.append("            " + line) }
+            }
+        }
+        return lines.joined(separator: "\n")
     }
 
     /// `--vs FILE.lua`: a policy module in each seat against the rules' bot.
@@ -211,7 +242,8 @@ enum OddsReport {
     static func json(_ v: BestPlay.Versus) -> String {
         let object: [String: Any] = [
             "players": v.players, "botInSeat": v.botInSeat, "best": v.best, "states": v.states,
-            "residual": v.residual, "tolerance": v.tolerance, "seconds": v.seconds,
+            "residual": v.residual, "tolerance": v.tolerance, "seconds": v.seconds, "secrets": v.withSecrets,
+            "exploitability": v.exploitability as Any? ?? NSNull(),
         ]
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "{}" }
         return String(decoding: data, as: UTF8.self)

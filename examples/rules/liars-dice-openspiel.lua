@@ -13,16 +13,17 @@
 -- stay few (a position per cups, last bid and turn) while each seat recalls every bid.
 local game = rules {
   name = "Liar's Dice (OpenSpiel)", players = {2, 2}, dice = "1d6", secret_rolls = true,
+  params = { faces = 6 },  -- a smaller game for tests: --set faces=3 (the highest face is wild)
 }
-
-local WILD = 6
 
 local function other(g, p) return g.players[3 - p.seat] end
 
--- Bids by rank: 1 to 12, quantity 1 then 2, faces 1 to 6.
-local function rank(quantity, face) return (quantity - 1) * 6 + face end
+-- Bids by rank: 1 to 2 × faces, quantity 1 then 2.
+local function rank(g, quantity, face) return (quantity - 1) * g.params.faces + face end
 
 function game.setup(g)
+  if math.type(g.params.faces) ~= "integer" or g.params.faces < 2 or g.params.faces > 6 then error("faces must be 2 to 6", 0) end
+  for _, p in ipairs(g.players) do p.dice = "1d" .. g.params.faces end
   g.state.phase = "rolling"
   g:next_turn(g.players[1])
 end
@@ -44,9 +45,11 @@ game.actions = {
   bid = function(g, p, quantity, face)
     if g.state.phase ~= "bidding" then error("roll first: bids come when both cups are rolled", 0) end
     if math.type(quantity) ~= "integer" or math.type(face) ~= "integer" then error("usage: bid QUANTITY FACE, e.g. bid 1 4", 0) end
-    if quantity < 1 or quantity > 2 or face < 1 or face > 6 then error("a bid is 1 or 2 dice of a face 1 to 6", 0) end
+    if quantity < 1 or quantity > 2 or face < 1 or face > g.params.faces then
+      error(("a bid is 1 or 2 dice of a face 1 to %d"):format(g.params.faces), 0)
+    end
     local last = g.state.bid
-    if last and rank(quantity, face) <= rank(last.quantity, last.face) then
+    if last and rank(g, quantity, face) <= rank(g, last.quantity, last.face) then
       error(("a bid must rank above %d × %s"):format(last.quantity, dice.glyph(last.face)), 0)
     end
     g.state.bid = {quantity = quantity, face = face, by = p.name}
@@ -59,7 +62,7 @@ game.actions = {
     local found = 0
     for _, q in ipairs(g.players) do
       g:reveal(q, {q.die})
-      if q.die == last.face or q.die == WILD then found = found + 1 end
+      if q.die == last.face or q.die == g.params.faces then found = found + 1 end
     end
     local bidder = g:player(last.by)
     local winner = found >= last.quantity and bidder or p
@@ -72,11 +75,11 @@ game.actions = {
 game.choices = {
   bid = function(g, p)
     local last = g.state.bid
-    local above = last and rank(last.quantity, last.face) or 0
+    local above = last and rank(g, last.quantity, last.face) or 0
     local list = {}
     for quantity = 1, 2 do
-      for face = 1, 6 do
-        if rank(quantity, face) > above then list[#list + 1] = {quantity, face} end
+      for face = 1, g.params.faces do
+        if rank(g, quantity, face) > above then list[#list + 1] = {quantity, face} end
       end
     end
     return list
@@ -92,7 +95,7 @@ end
 -- earlier ones were said to everyone).
 function game.view(g, viewer)
   local b = g.state.bid
-  local v = {phase = g.state.phase, you = viewer and viewer.name, turn = g.current and g.current.name, rolled = {},
+  local v = {phase = g.state.phase, you = viewer and viewer.name, turn = g.current and g.current.name, rolled = {}, faces = g.params.faces,
              bid = b and {quantity = b.quantity, face = b.face, by = b.by}}
   for i, p in ipairs(g.players) do v.rolled[i] = p.die ~= nil end
   if viewer and viewer.die then v.die = viewer.die end
@@ -103,13 +106,15 @@ end
 -- naming its own face when it can.
 function game.bot(v, p)
   if v.phase == "rolling" then return "roll" end
+  local faces = v.faces
+  local function rank_of(quantity, face) return (quantity - 1) * faces + face end
   local last = v.bid
-  local above = last and rank(last.quantity, last.face) or 0
-  if last and last.quantity == 2 and v.die ~= last.face and v.die ~= WILD then return "liar" end
+  local above = last and rank_of(last.quantity, last.face) or 0
+  if last and last.quantity == 2 and v.die ~= last.face and v.die ~= faces then return "liar" end
   for quantity = 1, 2 do
-    if rank(quantity, v.die) > above then return {"bid", quantity, v.die} end
+    if rank_of(quantity, v.die) > above then return {"bid", quantity, v.die} end
   end
-  if above < 12 then return {"bid", 2, 6} end
+  if above < 2 * faces then return {"bid", 2, faces} end
   return "liar"
 end
 

@@ -192,12 +192,22 @@ extension BestPlay {
         public var residual: Double
         public var tolerance: Double
         public var seconds: Double
+        /// A game with secrets: the best replies knew only what their seat sees, and
+        /// "best vs best" is the equilibrium (within `exploitability`).
+        public var withSecrets = false
+        public var exploitability: Double?
+        /// Per seat, with secrets: the bot's costliest information sets (`Options.explains`).
+        public var costliest: [[Equilibrium.Costly]] = []
     }
 
     public static func versus(rulesFile: String, options: Options = Options(),
                               progress: ((String) -> Void)? = nil) throws -> Versus {
         let started = DispatchTime.now().uptimeNanoseconds
-        let (explorer, _) = try explore(rulesFile: rulesFile, options: options, askBot: true, progress: progress)
+        let (explorer, _) = try explore(rulesFile: rulesFile, options: options, askBot: true,
+                                        observes: { $0.hasView && !options.open }, progress: progress)
+        if explorer.observations != nil {
+            return try Equilibrium.versus(explorer: explorer, options: options, started: started, progress: progress)
+        }
         let game = explorer.game, graph = explorer.graph
         let seats = game.playerNames.count
         var residual = 0.0

@@ -54,17 +54,18 @@ public enum Equilibrium {
         public var policyModule: String?
     }
 
-    /// What `solve` does with a game that has a view: explore it keeping what each seat is
-    /// shown, unroll, iterate, and report.
-    static func solve(explorer: MoveExplorer, rulesFile: String, options: BestPlay.Options, started: UInt64,
-                      progress: ((String) -> Void)?) throws -> Result {
-        let game = explorer.game
-        guard let observations = explorer.observations else { throw OddsError.internal("no observations kept") }
-        let tree = try InformationSetTree(graph: explorer.graph, observations: observations, perfectRecall: !game.rules.viewIsComplete,
-                                          playerNames: game.playerNames, maxNodes: options.maxStates)
-        let explored = DispatchTime.now().uptimeNanoseconds
+    struct Run {
+        var strategy: [Double]
+        var replies: [Double]
+        var nashConv: Double
+        var iterations: Int
+        var stoppedBy: String
+    }
+
+    /// CFR+ until the exploitability target, the iteration limit or a stop request.
+    static func run(_ tree: InformationSetTree, options: Options, progress: ((String) -> Void)?) -> Run {
         let cfr = RegretMinimiser(tree: tree)
-        let seats = game.playerNames.count
+        let seats = tree.seats
         var nextCheck = 1
         var measured: (conv: Double, replies: [Double], strategy: [Double]) = (.infinity, [], [])
         var stoppedBy = "iterations"
@@ -75,13 +76,13 @@ public enum Equilibrium {
             let own = (0..<seats).map { InformationSetBestReply.utility(tree, strategy: strategy, seat: $0) }
             measured = (zip(replies, own).map { max(0, $0 - $1) }.reduce(0, +), replies, strategy)
         }
-        while cfr.iterations < options.equilibrium.iterations {
-            if options.equilibrium.shouldStop?() == true { stoppedBy = "interrupted"; break }
+        while cfr.iterations < options.iterations {
+            if options.shouldStop?() == true { stoppedBy = "interrupted"; break }
             cfr.iterate()
-            if cfr.iterations >= nextCheck || cfr.iterations == options.equilibrium.iterations {
+            if cfr.iterations >= nextCheck || cfr.iterations == options.iterations {
                 measure()
                 nextCheck = cfr.iterations + max(4, cfr.iterations / 8)
-                if measured.conv / Double(seats) <= options.equilibrium.exploitability { stoppedBy = "exploitability"; break }
+                if measured.conv / Double(seats) <= options.exploitability { stoppedBy = "exploitability"; break }
             }
             let now = DispatchTime.now().uptimeNanoseconds
             if now - lastReport > 200_000_000 {
@@ -91,6 +92,29 @@ public enum Equilibrium {
             }
         }
         if measured.replies.isEmpty || stoppedBy != "exploitability" { measure() }
+        return Run(strategy: measured.strategy, replies: measured.replies, nashConv: measured.conv,
+                   iterations: cfr.iterations, stoppedBy: stoppedBy)
+    }
+
+    static func tree(of explorer: MoveExplorer, options: BestPlay.Options) throws -> InformationSetTree {
+        guard let observations = explorer.observations else { throw OddsError.internal("no observations kept") }
+        let game = explorer.game
+        return try InformationSetTree(graph: explorer.graph, observations: observations, perfectRecall: !game.rules.viewIsComplete,
+                                      playerNames: game.playerNames, maxNodes: options.maxStates)
+    }
+
+    /// What `solve` does with a game that has a view: explore it keeping what each seat is
+    /// shown, unroll, iterate, and report.
+    static func solve(explorer: MoveExplorer, rulesFile: String, options: BestPlay.Options, started: UInt64,
+                      progress: ((String) -> Void)?) throws -> Result {
+        let game = explorer.game
+        let tree = try tree(of: explorer, options: options)
+        let explored = DispatchTime.now().uptimeNanoseconds
+        let run = run(tree, options: options.equilibrium, progress: progress)
+        let measured = (conv: run.nashConv, replies: run.replies, strategy: run.strategy)
+        let stoppedBy = run.stoppedBy
+        let seats = game.playerNames.count
+        let cfr = (iterations: run.iterations, ())
         let outcome = InformationSetBestReply.outcomes(tree, strategy: measured.strategy)
         let constantSum = seats == 2 || (seats == 1)
         var bracket: ClosedRange<Double>?

@@ -109,3 +109,44 @@ enum InformationSetBestReply {
         return (value[0], choice)
     }
 }
+
+extension InformationSetBestReply {
+    /// Per information set action of `seat`: its counterfactual value (Σ over the set's
+    /// nodes of the chance that chance and the others reach the node × the value of the
+    /// action there), with every seat playing `strategy` afterwards; and per information
+    /// set, the same of the strategy's own play. Their difference is what `seat` would
+    /// gain by changing its move in that set alone.
+    static func counterfactualValues(_ tree: InformationSetTree, strategy: [Double], seat: Int) -> (actions: [Double], played: [Double]) {
+        let n = tree.count
+        var reach = [Double](repeating: 0, count: n)
+        reach[0] = 1
+        for node in 0..<n where tree.player[node] >= 0 && reach[node] > 0 {
+            let me = Int(tree.player[node])
+            let base = Int(tree.infosetStart[Int(tree.infoset[node])]), first = Int(tree.actionStart[node])
+            for a in first..<Int(tree.actionStart[node + 1]) {
+                let p = me == seat ? 1 : strategy[base + a - first]
+                if p == 0 { continue }
+                for e in Int(tree.edgeStart[a])..<Int(tree.edgeStart[a + 1]) { reach[Int(tree.child[e])] += reach[node] * p * tree.weight[e] }
+            }
+        }
+        var value = [Double](repeating: 0, count: n)
+        var actions = [Double](repeating: 0, count: tree.strategySize)
+        var played = [Double](repeating: 0, count: tree.infosetCount)
+        for node in stride(from: n - 1, through: 0, by: -1) {
+            if tree.player[node] < 0 { value[node] = tree.utility[node * tree.seats + seat]; continue }
+            let i = Int(tree.infoset[node])
+            let base = Int(tree.infosetStart[i]), first = Int(tree.actionStart[node])
+            var total = 0.0
+            for a in first..<Int(tree.actionStart[node + 1]) {
+                var x = 0.0
+                for e in Int(tree.edgeStart[a])..<Int(tree.edgeStart[a + 1]) { x += tree.weight[e] * value[Int(tree.child[e])] }
+                let p = strategy[base + a - first]
+                total += p * x
+                if Int(tree.player[node]) == seat { actions[base + a - first] += reach[node] * x }
+            }
+            value[node] = total
+            if Int(tree.player[node]) == seat { played[i] += reach[node] * total }
+        }
+        return (actions, played)
+    }
+}
