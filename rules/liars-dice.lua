@@ -123,6 +123,24 @@ liars.actions = {
   end,
 }
 
+-- The bids a player may make now: every raise of the standing bid (quantity, face) up
+-- to the dice in play. `dicehost solve`, the prompt's tab completion and the table's
+-- bid picker list moves from here; `bid` itself still checks each one.
+liars.choices = {
+  bid = function(g, p)
+    local list, bid, total = {}, g.state.bid, dice_in_play(g)
+    if g.state.phase ~= "bidding" then return list end
+    for quantity = 1, total do
+      for face = 1, 6 do
+        if not bid or quantity > bid.quantity or (quantity == bid.quantity and face > bid.face) then
+          list[#list + 1] = {quantity, face}
+        end
+      end
+    end
+    return list
+  end,
+}
+
 function liars.status(g)
   local bid = g.state.bid
   local counts = {}

@@ -8,8 +8,11 @@
 -- life, else the caller does. The loser starts a fresh round; a player without lives is
 -- out, and the last one in wins. Bots decide from what they see, and lie at the rate
 -- `bluff` even when the truth would do.
+-- The view holds all a player needs to decide (the standing announcement, their own cup,
+-- the lives): a believed cup is thrown away, so earlier events tell nothing more, and
+-- `view_is_complete` lets `dicehost solve` take each view as an information set.
 local mia = rules {
-  name = "Mia", players = {2, 6}, dice = "2d6", secret_rolls = true,
+  name = "Mia", players = {2, 6}, dice = "2d6", secret_rolls = true, view_is_complete = true,
   params = { lives = 3, bluff = 0.2 },
 }
 
