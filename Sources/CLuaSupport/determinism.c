@@ -175,7 +175,7 @@ int clua_pairs(lua_State *L) {
     clua_push_sorted_keys(L, 1);
     lua_pushinteger(L, 1);
     lua_pushcclosure(L, clua_sorted_next, 3);
-    lua_pushnil(L);
+    lua_pushvalue(L, 1);  /* as Lua's: iterator, table, nil (the iterator reads its upvalues) */
     lua_pushnil(L);
     return 3;
 }
