@@ -20,6 +20,8 @@ import Testing
          math.randomseed(x, y)
          return tostring(math.random(0) == r) .. ' ' .. math.type(x) .. ' ' .. math.type(y)
          """, "true integer integer"),
+        // strings.lua: a %p Lua refuses is Lua's "invalid conversion", not the sandbox's refusal.
+        ("return (select(2, pcall(string.format, '%3.1p', {})):match('invalid conversion'))", "invalid conversion"),
     ]
 
     @Test(arguments: 0..<cases.count) func answersAsLuaDoes(_ index: Int) throws {
