@@ -5,7 +5,7 @@
 RULES ?= rules/race.lua
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: deps build play test check-lua test-browser loadtest loadtest-abuse serve bench bench-solve bench-instructions clean fuzz fuzz-build fuzz-smoke fuzz-crashes example test-example
+.PHONY: deps build play test test-lua-conformance check-lua test-browser loadtest loadtest-abuse serve bench bench-solve bench-instructions clean fuzz fuzz-build fuzz-smoke fuzz-crashes example test-example
 
 deps:
 	@bash scripts/ensure-deps.sh
@@ -22,6 +22,12 @@ test: deps check-lua
 	.build/debug/dicehost test   # rules/tests and every examples/**/tests beside a rule script
 	$(MAKE) test-example
 	$(MAKE) test-browser
+
+# Not in `make test`: Lua 5.4.4's own test suite, piece by piece, in plain lua5.4 and in
+# the sandbox, each difference classified (tests/lua-testes/README.md). Needs the suite's
+# testes/ folder: LUA_TESTES=DIR (skipped, saying how to get it, without one).
+test-lua-conformance: build
+	python3 tests/lua-testes/run.py $(if $(LUA_TESTES),--testes $(LUA_TESTES),)
 
 # Every shipped .lua file parses: the runtime's Lua halves (compiled into the binary),
 # the shipped games and the example scripts.

@@ -4,7 +4,8 @@
 -- ball, walls stop it along one axis (so it slides along them), a hole restarts the
 -- level, the goal leads to the next level; the last goal wins. At the REPL:
 -- `tilt 0.3 0` then `tick 1s`; from a recording: `sensor accelerometer FILE`.
--- A roll (shaking the die) restarts the level. The bot steers towards the goal.
+-- A roll (shaking the die) restarts the level; one the die flags does not count. The
+-- bot steers towards the goal.
 local labyrinth = rules {
   name = "Labyrinth", players = 1, dice = "1d6",
   params = { tick_ms = 16, accel = 30, friction = 2, max_speed = 8, sensor_hz = 60 },
@@ -143,6 +144,10 @@ end
 
 -- Shaking the die restarts the level.
 function labyrinth.roll(g, p, r)
+  if not r.ok then -- as in every game, a roll the die flags does not count
+    g:say("the shake did not count (%s): shake again to restart level %d", r.flag, g.state.level)
+    return
+  end
   g:say("the board is shaken: level %d restarts", g.state.level)
   start_level(g, g.state.level)
 end

@@ -55,6 +55,10 @@ end
 function liars.roll(g, p, r)
   if g.state.phase ~= "rolling" then error("the cups are rolled; bid or call liar", 0) end
   if p.cup then error(p.name .. " has rolled this round", 0) end
+  if not r.ok then -- a smart die's flagged roll has no dice: not a cup
+    g:say("%s: the roll did not count (%s), roll again", p.name, r.flag)
+    return
+  end
   local cup = {}
   for i, v in ipairs(r.values) do cup[i] = v end
   table.sort(cup)

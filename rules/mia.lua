@@ -60,6 +60,10 @@ end
 
 function mia.roll(g, p, r)
   if g.state.phase ~= "roll" then error("announce a value, or believe or call, first", 0) end
+  if not r.ok then -- a smart die's flagged roll has no dice: nothing under the cup
+    g:say("%s: the roll did not count (%s), roll again", p.name, r.flag)
+    return
+  end
   g.state.cup = {owner = p.name, values = {r.values[1], r.values[2]}, value = reading(r.values[1], r.values[2])}
   g.state.phase = "announce"
   g:tell(p, "under your cup: %d", g.state.cup.value)

@@ -9,7 +9,7 @@
 -- cycle forever.
 -- Each stack is face down: a view shows only how many cards it holds (the open piles are
 -- face up). The game has no dice (`dice = false`: a table draws none); a smart die's
--- roll still turns a card over.
+-- roll still turns a card over (one it flags, tilt or too_short, does not).
 local snap = rules {
   name = "Snap", players = {2, 4}, dice = false,
   params = { flip_ms = 5000 },
@@ -60,6 +60,10 @@ function snap.turn(g, p)
 end
 
 function snap.roll(g, p, r)
+  if r and not r.ok then -- a die knocked over or barely moved turns no card
+    g:say("%s: the roll did not count (%s), roll again", p.name, r.flag)
+    return
+  end
   flip(g, p) -- the host refuses a flip out of turn ("it is Ann's turn, not Bob's")
 end
 

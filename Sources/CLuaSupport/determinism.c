@@ -175,7 +175,7 @@ int clua_pairs(lua_State *L) {
     clua_push_sorted_keys(L, 1);
     lua_pushinteger(L, 1);
     lua_pushcclosure(L, clua_sorted_next, 3);
-    lua_pushnil(L);
+    lua_pushvalue(L, 1);  /* as Lua's: iterator, table, nil (the iterator reads its upvalues) */
     lua_pushnil(L);
     return 3;
 }
@@ -327,17 +327,24 @@ int clua_format(lua_State *L) {
         i++;
         if (i < length && format[i] == '%') continue;
         /* Flags, then width and precision (Lua allows two digits each). */
+        size_t flags = i;
         while (i < length && strchr("-+ #0", format[i]) != NULL) i++;
+        int only_minus = 1;  /* the one flag Lua's %p takes */
+        for (size_t f = flags; f < i; f++) if (format[f] != '-') only_minus = 0;
+        int has_precision = 0;
         double width = 0, precision = 0;
         while (i < length && format[i] >= '0' && format[i] <= '9') width = width * 10 + (format[i++] - '0');
         if (i < length && format[i] == '.') {
+            has_precision = 1;
             i++;
             while (i < length && format[i] >= '0' && format[i] <= '9') precision = precision * 10 + (format[i++] - '0');
         }
         if (i >= length) break;
         arg++;
         units += 1 + width;
-        if (format[i] == 'p') return luaL_argerror(L, arg, "'%p' would show an address, which differs between runs");
+        /* (a %p Lua itself refuses, `%3.1p`, gets Lua's own "invalid conversion") */
+        if (format[i] == 'p' && only_minus && !has_precision)
+            return luaL_argerror(L, arg, "'%p' would show an address, which differs between runs");
         int text = format[i] == 's' || format[i] == 'q';
         if (strchr("aAeEfFgG", format[i]) != NULL) units += clua_float_directive_units(L, arg, format[i], width, precision);
         else if (text && lua_type(L, arg) == LUA_TNUMBER && !lua_isinteger(L, arg)) units += CLUA_FLOAT_TEXT_UNITS;

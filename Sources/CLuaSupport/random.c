@@ -64,11 +64,18 @@ int clua_math_random(lua_State *L) {
 }
 
 // With no argument it reseeds from the stream itself, so a game stays a function of
-// its seed.
+// its seed. As in Lua 5.4.4 it answers the two numbers that seed it again:
+// randomseed(x, y) with what randomseed() returned repeats the numbers that followed.
 int clua_math_randomseed(lua_State *L) {
     clua_context *c = clua_ctx(L);
-    uint64_t seed = lua_isnoneornil(L, 1) ? clua_random_next(c)
-                                           : (uint64_t)luaL_checkinteger(L, 1);
+    uint64_t seed;
+    if (lua_isnoneornil(L, 1)) {
+        seed = clua_random_next(c);
+    } else {
+        seed = (uint64_t)luaL_checkinteger(L, 1) ^ ((uint64_t)luaL_optinteger(L, 2, 0) * 0x9E3779B97F4A7C15u);
+    }
     clua_random_seed(c, seed);
-    return 0;
+    lua_pushinteger(L, (lua_Integer)seed);
+    lua_pushinteger(L, 0);
+    return 2;
 }

@@ -162,7 +162,10 @@ static int clua_warn(lua_State *L) {
 
 // collectgarbage("collect") and friends would let scripts steer GC.
 static int clua_collectgarbage(lua_State *L) {
-    const char *opt = luaL_optstring(L, 1, "collect");
+    /* An option Lua does not know gets Lua's own error first. */
+    static const char *const options[] = {"stop", "restart", "collect", "count", "step", "setpause",
+        "setstepmul", "isrunning", "generational", "incremental", NULL};
+    const char *opt = options[luaL_checkoption(L, 1, "collect", options)];
     if (strcmp(opt, "count") != 0)
         return luaL_argerror(L, 1, "only \"count\" is allowed in rule scripts");
     lua_pushnumber(L, (lua_Number)lua_gc(L, LUA_GCCOUNT, 0) + (lua_Number)lua_gc(L, LUA_GCCOUNTB, 0) / 1024.0);

@@ -19,6 +19,10 @@ end
 
 function yacht.roll(g, p, r)
   if g.state.rolls >= 3 then error("three rolls a turn: score now", 0) end
+  if not r.ok then -- a smart die's flagged roll has no dice: it is not one of the three
+    g:say("%s: the roll did not count (%s), roll again", p.name, r.flag)
+    return
+  end
   if g.state.rolls > 0 and not r.kept then error("roll again with 'roll keep ...' (or keep none: 'roll keep')", 0) end
   g.state.rolls = g.state.rolls + 1
   g:say("roll %d of 3", g.state.rolls)

@@ -22,6 +22,10 @@ function pig.turn(g, p)
 end
 
 function pig.roll(g, p, r)
+  if not r.ok then -- a smart die's flagged roll (tilt, too_short) has no value
+    g:say("%s: the roll did not count (%s), roll again", p.name, r.flag)
+    return
+  end
   local state, value = g.state, r.value -- read once: each g.state.x is two lookups
   if value == 1 then
     g:say("%s rolled %s and loses %d", p.name, r, state.turn_total)

@@ -18,6 +18,12 @@ function game.turn(g, p)
 end
 
 function game.roll(g, p, r)
+  -- A smart die flags a roll that landed tilted or was too short: it has no values
+  -- and does not count. Say so and return; the same player rolls again.
+  if not r.ok then
+    g:say("%s: the roll did not count (%s), roll again", p.name, r.flag)
+    return
+  end
   if r.value == 1 then
     g:say("%s rolled a 1 and loses %d", p.name, g.state.turn_total)
     g:next_turn()
