@@ -8,9 +8,10 @@
 -- life, else the caller does. The loser starts a fresh round; a player without lives is
 -- out, and the last one in wins. Bots decide from what they see, and lie at the rate
 -- `bluff` even when the truth would do.
--- The view holds all a player needs to decide (the standing announcement, their own cup,
--- the lives): a believed cup is thrown away, so earlier events tell nothing more, and
--- `view_is_complete` lets `dicehost solve` take each view as an information set.
+-- The view holds all a player needs to decide: the standing announcement, and while
+-- answering it the one it beat (what the announcer had to beat tells what their cup
+-- likely holds), their own cup, the lives. A believed cup is thrown away, so earlier events tell nothing more,
+-- and `view_is_complete` lets `dicehost solve` take each view as an information set.
 local mia = rules {
   name = "Mia", players = {2, 6}, dice = "2d6", secret_rolls = true, view_is_complete = true,
   params = { lives = 3, bluff = 0.2 },
@@ -48,7 +49,7 @@ local function next_player(g, p)
 end
 
 local function fresh_round(g, starter)
-  g.state.phase, g.state.announced, g.state.by, g.state.cup = "roll", nil, nil, nil
+  g.state.phase, g.state.announced, g.state.by, g.state.cup, g.state.beaten = "roll", nil, nil, nil, nil
   g:say("%s starts a fresh round", starter.name)
   g:next_turn(starter)
 end
@@ -88,7 +89,7 @@ mia.actions = {
     if not valid(value) then error("announce a reading: 21, a double like 55, or two dice higher first like 64; got " .. tostring(value), 0) end
     local last = g.state.announced
     if last and rank(value) <= rank(last) then error(("%d does not beat %d"):format(value, last), 0) end
-    g.state.announced, g.state.by, g.state.phase = value, p.name, "respond"
+    g.state.announced, g.state.by, g.state.phase, g.state.beaten = value, p.name, "respond", last
     g:say("%s announces %d%s", p.name, value, value == 21 and " (Mia!)" or "")
     g:next_turn(next_player(g, p))
   end,
@@ -124,7 +125,9 @@ end
 -- What `viewer` sees: the announcement, every player's lives, the cup as hidden dice -
 -- its values only for the one who rolled it (a call shows it to all by a `reveal` event).
 function mia.view(g, viewer)
-  local v = {phase = g.state.phase, announced = g.state.announced, by = g.state.by, turn = g.current and g.current.name,
+  local v = {phase = g.state.phase, announced = g.state.announced, by = g.state.by,
+             beaten = g.state.phase == "respond" and g.state.beaten or nil,
+             turn = g.current and g.current.name,
              you = viewer and viewer.name, params = {bluff = g.params.bluff}, players = {}}
   for i, p in ipairs(g.players) do v.players[i] = {name = p.name, lives = p.lives, out = p.eliminated} end
   local cup = g.state.cup

@@ -61,7 +61,34 @@ enum InformationSetBestReply {
         }
         var choice = [Int32](repeating: -1, count: tree.infosetCount)
         let mine = (0..<tree.infosetCount).filter { Int(tree.infosetPlayer[$0]) == seat }
-        let deepest = mine.map { Int(tree.infosetDepth[$0]) }.max() ?? -1
+        // Each of the seat's sets gets a level: 0 when none of its sets lies below any of
+        // its nodes, else one more than the highest level below. Sets are decided from
+        // level 0 up, so a set is decided once all that follows it is. With perfect recall
+        // the levels count decisions still to come; with a view as the information set a
+        // set may lie below itself (then the levels stop growing at a cap, and the reply
+        // is the best of one move changed at a time).
+        var level = [Int](repeating: 0, count: tree.infosetCount)
+        var below = [Int](repeating: -1, count: n)
+        for _ in 0..<64 {
+            var changed = false
+            for node in stride(from: n - 1, through: 0, by: -1) where tree.player[node] >= 0 {
+                var b = -1
+                for a in Int(tree.actionStart[node])..<Int(tree.actionStart[node + 1]) {
+                    for e in Int(tree.edgeStart[a])..<Int(tree.edgeStart[a + 1]) {
+                        let c = Int(tree.child[e])
+                        b = max(b, below[c])
+                        if Int(tree.player[c]) == seat { b = max(b, level[Int(tree.infoset[c])]) }
+                    }
+                }
+                below[node] = b
+                if Int(tree.player[node]) == seat, b + 1 > level[Int(tree.infoset[node])] {
+                    level[Int(tree.infoset[node])] = b + 1
+                    changed = true
+                }
+            }
+            if !changed { break }
+        }
+        let deepest = mine.map { level[$0] }.max() ?? -1
         var value = [Double](repeating: 0, count: n)
         var actionValue = [Double](repeating: 0, count: tree.strategySize)
         func pass(deciding depth: Int) {
@@ -78,7 +105,7 @@ enum InformationSetBestReply {
                 if me == seat {
                     if choice[i] >= 0 {
                         value[node] = q(first + Int(choice[i]))
-                    } else if Int(tree.infosetDepth[i]) == depth, reach[node] > 0 {
+                    } else if level[i] == depth, reach[node] > 0 {
                         for a in first..<Int(tree.actionStart[node + 1]) { actionValue[base + a - first] += reach[node] * q(a) }
                         value[node] = 0
                     } else {
@@ -95,9 +122,9 @@ enum InformationSetBestReply {
             }
         }
         if deepest >= 0 {
-            for depth in stride(from: deepest, through: 0, by: -1) {
+            for depth in 0...deepest {
                 pass(deciding: depth)
-                for i in mine where Int(tree.infosetDepth[i]) == depth {
+                for i in mine where level[i] == depth {
                     let base = Int(tree.infosetStart[i])
                     var best = 0
                     for a in 1..<max(1, Int(tree.infosetActions[i])) where actionValue[base + a] > actionValue[base + best] + 1e-15 { best = a }
