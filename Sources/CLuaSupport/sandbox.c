@@ -80,7 +80,7 @@ int clua_plain_rawset(lua_State *L) {
 // script adds to a roll, however it adds it.
 static int clua_rawset(lua_State *L) {
     if (clua_push_backing(L, 1)) {
-        if (!clua_ctx(L)->loading) return clua_refuse_frozen_write(L, 1, 2);
+        if (!clua_takes_loading_writes(L, 1)) return clua_refuse_frozen_write(L, 1, 2);
         lua_replace(L, 1);
         clua_plain_rawset(L);
         lua_settop(L, 1);  /* rawset returns the table it was given */

@@ -214,6 +214,14 @@ int clua_refuse_frozen_write(lua_State *L, int table, int key);
 /// While a script loads, frozen tables take writes (its globals, its rule table).
 void clua_set_loading(lua_State *L, int loading);
 
+/* sealed_metatable.c: basic types' metatables, read-only even while a script loads */
+/// Freezes the table at `index` (as clua_freeze, nothing pushed) for good: writes raise
+/// at load time too.
+void clua_seal(lua_State *L, int index, const char *what);
+/// Whether a write into the frozen table at `index` goes to its backing now (a script
+/// is loading and the table is not sealed).
+int clua_takes_loading_writes(lua_State *L, int index);
+
 /* random.c: the host's generator, xoshiro256** seeded through splitmix64 */
 uint64_t clua_random_next(clua_context *c);
 void clua_random_seed(clua_context *c, uint64_t seed);
