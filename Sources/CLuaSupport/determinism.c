@@ -335,6 +335,10 @@ int clua_format(lua_State *L) {
             while (i < length && format[i] >= '0' && format[i] <= '9') precision = precision * 10 + (format[i++] - '0');
         }
         if (i >= length) break;
+        /* Lua takes two digits of each ("invalid conversion" past them): a longer
+           one is refused, not worked. */
+        if (width > 99) width = 0;
+        if (precision > 99) precision = 0;
         arg++;
         units += 1 + width;
         if (format[i] == 'p') return luaL_argerror(L, arg, "'%p' would show an address, which differs between runs");
