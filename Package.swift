@@ -18,6 +18,8 @@ let package = Package(
         .package(url: "https://github.com/attaswift/BigInt", exact: "6.0.1"),
         // `swift package generate-documentation --target DiceHost` (the DocC catalog in Sources/DiceHost/DiceHost.docc).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
+        // FilePath: the command line's file and folder arguments as paths, not strings.
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         // Lua 5.4 from the system (Debian: liblua5.4-dev) plus the C helpers Swift cannot write.
@@ -72,6 +74,7 @@ let package = Package(
                 "CEditLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "BigInt", package: "BigInt"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             resources: [.embedInCode("Templates/new-game.lua")]
         ),

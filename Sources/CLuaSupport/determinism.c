@@ -340,6 +340,10 @@ int clua_format(lua_State *L) {
             while (i < length && format[i] >= '0' && format[i] <= '9') precision = precision * 10 + (format[i++] - '0');
         }
         if (i >= length) break;
+        /* Lua takes two digits of each ("invalid conversion" past them): a longer
+           one is refused, not worked. */
+        if (width > 99) width = 0;
+        if (precision > 99) precision = 0;
         arg++;
         units += 1 + width;
         /* (a %p Lua itself refuses, `%3.1p`, gets Lua's own "invalid conversion") */

@@ -64,7 +64,7 @@ int clua_refuse_frozen_write(lua_State *L, int table, int key) {
 
 // __newindex of a frozen table: upvalue 1 is the backing table.
 static int clua_frozen_newindex(lua_State *L) {
-    if (clua_ctx(L)->loading) {
+    if (clua_takes_loading_writes(L, 1)) {
         lua_settop(L, 3);
         lua_rawset(L, lua_upvalueindex(1));
         return 0;

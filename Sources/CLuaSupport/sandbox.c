@@ -80,7 +80,7 @@ int clua_plain_rawset(lua_State *L) {
 // script adds to a roll, however it adds it.
 static int clua_rawset(lua_State *L) {
     if (clua_push_backing(L, 1)) {
-        if (!clua_ctx(L)->loading) return clua_refuse_frozen_write(L, 1, 2);
+        if (!clua_takes_loading_writes(L, 1)) return clua_refuse_frozen_write(L, 1, 2);
         lua_replace(L, 1);
         clua_plain_rawset(L);
         lua_settop(L, 1);  /* rawset returns the table it was given */
@@ -280,7 +280,8 @@ enum clua_cost {
     CLUA_COST_SORT,        /* n log n of #t */
     CLUA_COST_UNPACK,      /* j - i + 1 of table.unpack(t, i, j) */
     CLUA_COST_MOVE,        /* e - f + 1 of table.move(a1, f, e, t) */
-    CLUA_COST_PACK,        /* string.pack/unpack: the format and the data */
+    CLUA_COST_PACK,        /* string.packsize: the format and the data */
+    CLUA_COST_PACK_RESULT, /* string.pack: as CLUA_COST_PACK, and the bytes 'cN' pads */
     CLUA_COST_BYTE_RANGE,  /* bytes of argument 1; at most CLUA_MAX_RESULTS results (byte, codepoint) */
     CLUA_COST_UNPACK_DATA, /* as CLUA_COST_PACK; at most CLUA_MAX_RESULTS results (string.unpack) */
     CLUA_COST_INSERT,      /* table.insert: the elements it shifts (none to append) */
@@ -372,23 +373,14 @@ static int clua_charged(lua_State *L) {
         }
         break;
     case CLUA_COST_CONCAT:
-        /* It stops at the first element that is not a string or number. */
+        /* It stops at the first element that is not a string or number
+           (requested_sizes.c): i and j alone say nothing of the work. */
         if (lua_type(L, 1) == LUA_TTABLE) {
-            double i = clua_integer_or(L, 3, 1);
-            double j = lua_isnoneornil(L, 4) ? (double)luaL_len(L, 1) : clua_integer_or(L, 4, 0);
-            double reachable = (double)lua_rawlen(L, 1) + 1 - i + 1;
-            if (j >= i) {
-                double elements = j - i + 1 < reachable ? j - i + 1 : (reachable > 1 ? reachable : 1);
-                units += elements;
-                /* Each float among them is written as text (only t[1..#t] can hold one:
-                   the concatenation stops at the first nil). */
-                double first = i > 1 ? i : 1, last = i + elements - 1, length = (double)lua_rawlen(L, 1);
-                if (last > length) last = length;
-                for (double k = first; k <= last; k++) {
-                    if (lua_rawgeti(L, 1, (lua_Integer)k) == LUA_TNUMBER && !lua_isinteger(L, -1)) units += CLUA_FLOAT_TEXT_UNITS;
-                    lua_pop(L, 1);
-                }
-            }
+            lua_Integer i = 1, j = 0;
+            if (!lua_isnoneornil(L, 3) && !clua_as_integer(L, 3, &i)) break;
+            if (lua_isnoneornil(L, 4)) j = luaL_len(L, 1);
+            else if (!clua_as_integer(L, 4, &j)) break;
+            units += clua_concat_units(L, i, j);
         }
         break;
     case CLUA_COST_OPERANDS:
@@ -442,6 +434,14 @@ static int clua_charged(lua_State *L) {
     case CLUA_COST_PACK:
         units += lua_gettop(L) + clua_bytes(L, 1) / CLUA_BYTES_PER_UNIT; /* the values: above */
         break;
+    case CLUA_COST_PACK_RESULT: {
+        /* 'cN' pads byte by byte towards N: a result past the memory cap is Lua's
+           memory error before any of that work (requested_sizes.c). */
+        double padding = clua_pack_padding(L);
+        if (padding > (double)clua_ctx(L)->memory_limit) clua_refuse_past_memory_cap(L, padding);
+        units += lua_gettop(L) + clua_bytes(L, 1) / CLUA_BYTES_PER_UNIT + padding / 4;
+        break;
+    }
     }
     clua_charge_or_raise(L, units > 9.0e18 ? (int64_t)9.0e18 : (int64_t)units);
     lua_pushvalue(L, lua_upvalueindex(1));
@@ -455,7 +455,7 @@ static const struct { const char *name; int cost; } clua_charged_functions[] = {
     {"string.reverse", CLUA_COST_BYTES_1}, {"string.byte", CLUA_COST_BYTE_RANGE},
     {"string.sub", CLUA_COST_BYTES_1}, {"string.len", CLUA_COST_BYTES_1},
     {"string.rep", CLUA_COST_REP}, {"string.char", CLUA_COST_ARGUMENTS},
-    {"string.pack", CLUA_COST_PACK}, {"string.unpack", CLUA_COST_UNPACK_DATA}, {"string.packsize", CLUA_COST_PACK},
+    {"string.pack", CLUA_COST_PACK_RESULT}, {"string.unpack", CLUA_COST_UNPACK_DATA}, {"string.packsize", CLUA_COST_PACK},
     {"utf8.char", CLUA_COST_ARGUMENTS}, {"utf8.len", CLUA_COST_BYTES_1},
     {"utf8.codepoint", CLUA_COST_BYTE_RANGE}, {"utf8.offset", CLUA_COST_BYTES_1},
     {"utf8.codes", CLUA_COST_BYTES_1},

@@ -87,8 +87,7 @@ extension LuaState {
         clua_newtable(L)
         lua_pushvalue(L, string)
         lua_setfield(L, -2, "__index")
-        clua_freeze(L, -1, "the string metatable")
-        clua_pop(L, 1)
+        clua_seal(L, -1, "the string metatable")
         lua_setfield(L, -2, "__metatable")
         lua_settop(L, string - 1)
 

@@ -16,6 +16,13 @@ extension DiceHostCommand {
                 die, an upper bound by at most that mass for several). The work is limited to
                 2x10^8 steps on exact counts (a few seconds): 100d1000 fits, while 100d1000kh99 or
                 100d6! at depth 100 are refused with the estimate.
+
+                Output sizes: the table shows a fraction when it fits in 40 characters, else
+                its decimal. --json gives decimal probabilities only (about 100 bytes per total:
+                100d1000, 99,901 totals, is about 10 MB). --exact adds every count and every
+                reduced fraction as exact decimal strings, whose digits grow with the number of
+                dice: 3d6 is a few kB, but 100d1000 has fractions of ~600 digits, about 95 MB of
+                JSON, and reducing them costs more time than computing the distribution.
                 """
         )
 
@@ -25,8 +32,11 @@ extension DiceHostCommand {
         @Option(help: "Extra rolls each exploding die is followed to (0...100).")
         var depth: Int?
 
-        @Flag(help: "Print the distribution as JSON (counts and the denominator as exact decimal strings).")
+        @Flag(help: "Print the distribution as JSON with decimal probabilities (about 100 bytes per total).")
         var json = false
+
+        @Flag(help: "Exact fractions in full: every one in the table; with --json, each count, fraction and the denominator as exact decimal strings (large: 100d1000 is about 95 MB).")
+        var exact = false
 
         func run() throws {
             let distribution: DiceDistribution
@@ -36,7 +46,7 @@ extension DiceHostCommand {
                 printError("dicehost: \(error)")
                 throw ExitStatus.usage
             }
-            print(json ? DiceReport.json(distribution) : DiceReport.text(distribution))
+            print(json ? DiceReport.json(distribution, exact: exact) : DiceReport.text(distribution, exact: exact))
         }
     }
 }
@@ -75,7 +85,9 @@ enum DiceReport {
         return limit.map { text.count <= $0 ? text : nil } ?? text
     }
 
-    static func rows(_ d: DiceDistribution, fractionLimit: Int? = nil) -> [Row] {
+    /// `fractions: false` leaves every fraction out (nil): reducing counts of hundreds of
+    /// digits is most of the work for big expressions.
+    static func rows(_ d: DiceDistribution, fractions: Bool = true, fractionLimit: Int? = nil) -> [Row] {
         var rows: [Row] = []
         var below = BigUInt(0)
         // The mass a --depth left out is of longer chains, which reach past every total a
@@ -84,7 +96,7 @@ enum DiceReport {
         let all = d.denominator
         for outcome in d.outcomes {
             let atMost = below + outcome.count
-            rows.append(Row(total: outcome.total, count: outcome.count, fraction: fraction(d, outcome.count, limit: fractionLimit),
+            rows.append(Row(total: outcome.total, count: outcome.count, fraction: fractions ? fraction(d, outcome.count, limit: fractionLimit) : nil,
                             probability: ratio(outcome.count, d.denominator),
                             atLeast: ratio(all - below, d.denominator),
                             atMost: ratio(atMost, d.denominator)))
@@ -103,9 +115,9 @@ enum DiceReport {
         return line
     }
 
-    static func text(_ d: DiceDistribution) -> String {
-        let rows = rows(d, fractionLimit: 40)
-        let fractionWidth = min(max(rows.map { $0.fraction?.count ?? 12 }.max() ?? 11, 11), 40)
+    static func text(_ d: DiceDistribution, exact: Bool = false) -> String {
+        let rows = rows(d, fractionLimit: exact ? nil : 40)
+        let fractionWidth = max(rows.map { $0.fraction?.count ?? 12 }.max() ?? 11, 11)
         let totalWidth = max(rows.map { String($0.total).count }.max() ?? 5, 5)
         let top = rows.map(\.probability).max() ?? 1
         var lines = [summary(d), ""]
@@ -120,15 +132,25 @@ enum DiceReport {
         return lines.joined(separator: "\n")
     }
 
-    static func json(_ d: DiceDistribution) -> String {
+    /// Decimal probabilities; with `exact`, each count and reduced fraction, the
+    /// denominator and the count left out as exact decimal strings too (their digits
+    /// grow with the number of dice: 100d1000's make about 95 MB).
+    static func json(_ d: DiceDistribution, exact: Bool = false) -> String {
         var object: [String: Any] = [
-            "notation": d.notation.text, "denominator": String(d.denominator), "mean": d.mean,
-            "sd": d.standardDeviation, "left_out": d.leftOutProbability, "left_out_count": String(d.leftOut),
+            "notation": d.notation.text, "mean": d.mean, "sd": d.standardDeviation, "left_out": d.leftOutProbability,
         ]
+        if exact {
+            object["denominator"] = String(d.denominator)
+            object["left_out_count"] = String(d.leftOut)
+        }
         if let depth = d.depth { object["depth"] = depth }
-        object["outcomes"] = rows(d).map {
-            ["total": $0.total, "count": String($0.count), "fraction": $0.fraction ?? "", "probability": $0.probability,
-             "at_least": $0.atLeast, "at_most": $0.atMost] as [String: Any]
+        object["outcomes"] = rows(d, fractions: exact).map { row in
+            var outcome: [String: Any] = ["total": row.total, "probability": row.probability, "at_least": row.atLeast, "at_most": row.atMost]
+            if exact {
+                outcome["count"] = String(row.count)
+                outcome["fraction"] = row.fraction ?? ""
+            }
+            return outcome
         }
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "{}" }
         return String(decoding: data, as: UTF8.self)

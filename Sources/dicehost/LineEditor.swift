@@ -1,5 +1,6 @@
 import CEditLine
 import Foundation
+import SystemPackage
 
 /// Line editing for a terminal, through libedit's readline interface: arrow keys,
 /// history kept across sessions in ~/.dicehost_history, and tab completion of the
@@ -19,7 +20,7 @@ final class LineEditor {
     let historyFile: String
 
     init() {
-        historyFile = (ProcessInfo.processInfo.environment["HOME"] ?? NSTemporaryDirectory()) + "/.dicehost_history"
+        historyFile = FilePath(ProcessInfo.processInfo.environment["HOME"] ?? NSTemporaryDirectory()).appending(".dicehost_history").string
         rl_readline_name = UnsafePointer(strdup("dicehost"))
         rl_catch_signals = 0
         // libedit decodes the prompt (die glyphs, "·") with the locale's multibyte rules.

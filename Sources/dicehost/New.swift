@@ -1,6 +1,7 @@
 import ArgumentParser
 import DiceHost
 import Foundation
+import SystemPackage
 
 extension DiceHostCommand {
     struct New: ParsableCommand {
@@ -22,26 +23,35 @@ extension DiceHostCommand {
 
         func run() throws {
             var isDirectory: ObjCBool = false
-            let folder = self.folder ?? (FileManager.default.fileExists(atPath: "rules", isDirectory: &isDirectory) && isDirectory.boolValue ? "rules" : ".")
+            let given = self.folder ?? (FileManager.default.fileExists(atPath: "rules", isDirectory: &isDirectory) && isDirectory.boolValue ? "rules" : ".")
             // The title (the rules' name) is made of the name's words: it needs a letter or digit.
             guard !name.isEmpty, name.count <= 40, name.allSatisfy({ ($0.isASCII && ($0.isLetter || $0.isNumber)) || $0 == "-" || $0 == "_" }),
                   name.contains(where: { $0.isLetter || $0.isNumber }) else {
                 printError("dicehost: new: the name must be 1 to 40 letters, digits, '-' or '_', with a letter or digit, got '\(GameEvent.oneLine(name))'")
                 throw ExitStatus.usage
             }
-            if let problem = Self.folderProblem(folder) {
-                printError("dicehost: new: --folder \(GameEvent.oneLine(folder)): \(problem)")
+            guard !given.isEmpty else {
+                printError("dicehost: new: --folder expects a folder (e.g. rules or .), got an empty path")
                 throw ExitStatus.usage
             }
-            let script = folder == "." ? "\(name).lua" : "\(folder)/\(name).lua"
-            let testFolder = (folder == "." ? "" : folder + "/") + "tests/\(name)"
-            let test = testFolder + "/first-turns.txt"
+            // "a/b/", "./a" and "a/../b" are the folders they name; "." is the current one
+            // (an empty path: the files are then named without a leading "./").
+            let folder = FilePath(given).lexicallyNormalized()
+            if let problem = Self.folderProblem(folder) {
+                printError("dicehost: new: --folder \(Self.shortened(GameEvent.oneLine(given))): \(problem)")
+                throw ExitStatus.usage
+            }
+            // The name is letters, digits, '-' and '_' (checked above): one component each.
+            let scriptPath = folder.appending("\(name).lua")
+            let testFolderPath = folder.appending("tests").appending(name)
+            let script = scriptPath.string, testFolder = testFolderPath.string
+            let test = testFolderPath.appending("first-turns.txt").string
             for path in [script, test] where FileManager.default.fileExists(atPath: path) {
                 printError("dicehost: new: \(path) exists already (pick another name, or move it away)")
                 throw ExitStatus.usage
             }
             // What this run creates, removed again if it cannot finish: no empty folder left.
-            let created = Self.missingFolders(up: testFolder) + [script]
+            let created = Self.missingFolders(up: testFolderPath).map(\.string) + [script]
             func undo() { for path in created.reversed() { try? FileManager.default.removeItem(atPath: path) } }
             let writer = SafeFileWriter()
             do {
@@ -74,30 +84,51 @@ extension DiceHostCommand {
             print("     dicehost test \(testFolder)")
         }
 
-        /// Why `folder` cannot take the new files (checked before anything is written).
-        static func folderProblem(_ folder: String) -> String? {
+        /// Why `folder` cannot take the new files (checked before anything is written):
+        /// the deepest folder on its way that exists must be a folder we may write in.
+        /// `folder` is lexically normalized; empty is the current folder. Walked from the
+        /// top down, once (a path of thousands of components costs no more than its length).
+        static func folderProblem(_ folder: FilePath) -> String? {
+            let length = folder.string.utf8.count
+            guard length < Int(PATH_MAX) else {
+                return "the path is \(length) bytes long, more than the system takes (\(Int(PATH_MAX) - 1))"
+            }
+            var existing = FilePath(root: folder.root)
             var isDirectory: ObjCBool = false
-            var existing = folder
-            while !FileManager.default.fileExists(atPath: existing, isDirectory: &isDirectory) {
-                let parent = (existing as NSString).deletingLastPathComponent
-                guard !parent.isEmpty, parent != existing else { existing = "."; _ = FileManager.default.fileExists(atPath: ".", isDirectory: &isDirectory); break }
-                existing = parent
+            guard FileManager.default.fileExists(atPath: shown(existing), isDirectory: &isDirectory) else {
+                return "cannot find \(shown(existing)): \(String(cString: strerror(ENOENT)))"
             }
+            for component in folder.components where isDirectory.boolValue {
+                let next = existing.appending(component)
+                var nextIsDirectory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: next.string, isDirectory: &nextIsDirectory) else { break }
+                existing = next
+                isDirectory = nextIsDirectory
+            }
+            let place = existing == folder ? "it" : shown(existing)
             guard isDirectory.boolValue else {
-                return existing == folder ? "it is a file, not a folder" : "\(existing) is a file, not a folder"
+                return existing == folder ? "it is a file, not a folder" : "\(place) is a file, not a folder"
             }
-            guard access(existing, W_OK | X_OK) == 0 else {
-                return "cannot write into \(existing == folder ? "it" : existing): \(String(cString: strerror(errno)))"
+            guard access(shown(existing), W_OK | X_OK) == 0 else {
+                return "cannot write into \(place): \(String(cString: strerror(errno)))"
             }
             return nil
         }
 
+        /// A path for a message: at most 80 characters ("…" and its length past that).
+        static func shortened(_ text: String) -> String {
+            text.count <= 80 ? text : text.prefix(60) + "… (\(text.utf8.count) bytes)"
+        }
+
+        /// A path as it is named in messages and system calls ("." for the current folder).
+        static func shown(_ path: FilePath) -> String { path.isEmpty ? "." : path.string }
+
         /// The folders on the way to `path` (itself included) that do not exist yet, outermost first.
-        static func missingFolders(up path: String) -> [String] {
-            var missing: [String] = [], current = path
-            while !current.isEmpty, current != "/", current != ".", !FileManager.default.fileExists(atPath: current) {
-                missing.insert(current, at: 0)
-                current = (current as NSString).deletingLastPathComponent
+        static func missingFolders(up path: FilePath) -> [FilePath] {
+            var missing: [FilePath] = [], current = FilePath(root: path.root)
+            for component in path.components {
+                current = current.appending(component)
+                if !missing.isEmpty || !FileManager.default.fileExists(atPath: current.string) { missing.append(current) }
             }
             return missing
         }

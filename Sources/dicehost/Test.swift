@@ -1,6 +1,7 @@
 import ArgumentParser
 import DiceHost
 import Foundation
+import SystemPackage
 
 extension DiceHostCommand {
     struct Test: ParsableCommand {
@@ -123,9 +124,9 @@ extension DiceHostCommand {
             if manager.fileExists(atPath: "tests", isDirectory: &isDirectory), isDirectory.boolValue,
                ((try? manager.contentsOfDirectory(atPath: ".")) ?? []).contains(where: { $0.hasSuffix(".lua") }) { folders.append("tests") }
             let found = (manager.enumerator(atPath: "examples")?.allObjects as? [String] ?? []).sorted()
-            for relative in found where (relative as NSString).lastPathComponent == "tests" {
-                let folder = "examples/" + relative
-                let parent = (folder as NSString).deletingLastPathComponent
+            for relative in found where FilePath(relative).lastComponent?.string == "tests" {
+                let folder = FilePath("examples").appending(relative).string
+                let parent = FilePath(folder).removingLastComponent().string
                 guard manager.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue,
                       let siblings = try? manager.contentsOfDirectory(atPath: parent), siblings.contains(where: { $0.hasSuffix(".lua") }) else { continue }
                 folders.append(folder)
@@ -141,9 +142,9 @@ extension DiceHostCommand {
                 let rules = transcript.rulesPath
                 paths.insert(rules)
                 // Scripts beside the rules (what `require` may load) count too.
-                let folder = (rules as NSString).deletingLastPathComponent
-                for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? [] where name.hasSuffix(".lua") {
-                    paths.insert(folder.isEmpty ? name : folder + "/" + name)
+                let folder = FilePath(rules).removingLastComponent()
+                for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder.string)) ?? [] where name.hasSuffix(".lua") {
+                    paths.insert(folder.appending(name).string)
                 }
             }
             return paths.sorted()
@@ -171,7 +172,7 @@ extension DiceHostCommand {
                 }
                 if isDirectory.boolValue {
                     let found = (FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? [])
-                        .filter { $0.hasSuffix(".txt") }.sorted().map { path + "/" + $0 }
+                        .filter { $0.hasSuffix(".txt") }.sorted().map { FilePath(path).appending($0).string }
                     files += found
                 } else {
                     files.append(path)

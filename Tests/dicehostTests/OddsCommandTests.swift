@@ -11,8 +11,8 @@ import Testing
         #expect(seven.contains("1/6") && seven.contains("0.166667") && seven.contains("0.583333") && seven.hasSuffix(String(repeating: "█", count: 40)))
     }
 
-    @Test func jsonHasExactCountsAndTheMassLeftOut() throws {
-        let result = try runDicehost(["dice", "1d6!", "--depth", "1", "--json"])
+    @Test func jsonExactHasExactCountsAndTheMassLeftOut() throws {
+        let result = try runDicehost(["dice", "1d6!", "--depth", "1", "--json", "--exact"])
         #expect(result.status == 0, "\(result)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(object["denominator"] as? String == "36")
@@ -20,6 +20,27 @@ import Testing
         let outcomes = try #require(object["outcomes"] as? [[String: Any]])
         #expect(outcomes.map { $0["total"] as? Int } == [1, 2, 3, 4, 5, 7, 8, 9, 10, 11])
         #expect(outcomes.first?["fraction"] as? String == "1/6")
+    }
+
+    /// Issue 35, item 10: `--json` gives decimals (100d1000 printed ~95 MB of exact
+    /// fractions); the exact counts and fractions come with `--exact`, and --help says what each costs.
+    @Test func jsonGivesDecimalsAndExactFractionsOnlyOnRequest() throws {
+        let plain = try runDicehost(["dice", "20d100", "--json"])
+        #expect(plain.status == 0, "\(plain.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(plain.stdout.utf8)) as? [String: Any])
+        let outcomes = try #require(object["outcomes"] as? [[String: Any]])
+        #expect(outcomes.count == 1981)
+        #expect(Set(outcomes[0].keys) == ["total", "probability", "at_least", "at_most"])
+        #expect(object["denominator"] == nil && object["left_out_count"] == nil)
+        #expect(plain.stdout.utf8.count < 150 * outcomes.count, "\(plain.stdout.utf8.count) bytes")
+        let exact = try runDicehost(["dice", "20d100", "--json", "--exact"])
+        let exactObject = try #require(try JSONSerialization.jsonObject(with: Data(exact.stdout.utf8)) as? [String: Any])
+        #expect(exactObject["denominator"] as? String == "1" + String(repeating: "0", count: 40))
+        let first = try #require((exactObject["outcomes"] as? [[String: Any]])?.first)
+        #expect(first["count"] as? String == "1" && first["fraction"] as? String == "1/1" + String(repeating: "0", count: 40))
+        #expect(exact.stdout.utf8.count > 2 * plain.stdout.utf8.count)  // 20d100: 470 kB against 217 kB
+        let help = try runDicehost(["dice", "--help"])
+        #expect(help.stdout.contains("--exact") && help.stdout.contains("95 MB") && help.stdout.contains("10 MB"), "\(help.stdout)")
     }
 
     @Test func badNotationIsAUsageError() throws {

@@ -214,6 +214,23 @@ int clua_refuse_frozen_write(lua_State *L, int table, int key);
 /// While a script loads, frozen tables take writes (its globals, its rule table).
 void clua_set_loading(lua_State *L, int loading);
 
+/* sealed_metatable.c: basic types' metatables, read-only even while a script loads */
+/// Freezes the table at `index` (as clua_freeze, nothing pushed) for good: writes raise
+/// at load time too.
+void clua_seal(lua_State *L, int index, const char *what);
+/// Whether a write into the frozen table at `index` goes to its backing now (a script
+/// is loading and the table is not sealed).
+int clua_takes_loading_writes(lua_State *L, int index);
+
+/* requested_sizes.c: the work of calls that take a size from the script, as Lua does it */
+/// The bytes string.pack pads with for its 'c' options (its arguments at 1...).
+double clua_pack_padding(lua_State *L);
+/// Raises Lua's memory error for a result of `bytes` past the memory cap.
+void clua_refuse_past_memory_cap(lua_State *L, double bytes);
+/// The units table.concat(t, sep, i, j) works for (t at 1): the elements up to the first
+/// that stops it, floats written as text; 0 with no budget armed.
+double clua_concat_units(lua_State *L, lua_Integer i, lua_Integer j);
+
 /* random.c: the host's generator, xoshiro256** seeded through splitmix64 */
 uint64_t clua_random_next(clua_context *c);
 void clua_random_seed(clua_context *c, uint64_t seed);

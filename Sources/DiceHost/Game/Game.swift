@@ -125,8 +125,8 @@ public final class Game {
                 params: [(String, String)] = [], limits: LuaLimits = .default, displayPath: String? = nil,
                 beforeRules: ((LuaState) throws -> Void)? = nil) throws {
         lua = try LuaState(limits: limits)
-        lua.moduleDirectory = (path as NSString).deletingLastPathComponent
-        if let displayPath { lua.moduleChunkDirectory = (displayPath as NSString).deletingLastPathComponent }
+        lua.moduleDirectory = PathName.folder(of: path)
+        if let displayPath { lua.moduleChunkDirectory = PathName.folder(of: displayPath) }
         sourcePath = path
         self.displayPath = displayPath ?? path
         playerNames = players

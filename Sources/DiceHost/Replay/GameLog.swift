@@ -129,7 +129,7 @@ public enum GameLog {
             throw FormatError(file: path, line: 0, message: "cannot read the log: \(problem.reason)")
         }
         var games = try parse(String(decoding: data, as: UTF8.self), file: path)
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = PathName.folder(of: path)
         for index in games.indices { games[index].folder = folder.isEmpty ? "." : folder }
         return games
     }

@@ -141,7 +141,7 @@ public enum GameReplay {
     /// games. The log's folder is the only one its inputs may read files from.
     public static func run(logFile path: String, rules override: String? = nil,
                            makeGame: (GameLog.Header, String) throws -> Game = defaultGame) -> Report {
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = PathName.folder(of: path)
         var finished: [GameReport] = []
         var current: GameReplayer?
         var logError: GameLog.FormatError?

@@ -84,7 +84,7 @@ public struct FileScope: Sendable {
         if let writingRefused { throw ScopeError(path: name, reason: "write \(name): \(writingRefused)") }
         let path = Self.join(writeFolder, name)
         guard !confinedTo.isEmpty else { return path }
-        let last = (name as NSString).lastPathComponent
+        let last = PathName.lastComponent(of: name)
         let parent = Self.realPath(SafeFileWriter.folder(of: path))
         guard last != "..", last != ".", !name.hasSuffix("/"), isInside(parent, allowingRoot: true) else {
             throw ScopeError(path: name, reason: "write \(name): a test may only write inside its own temporary folder")

@@ -253,7 +253,7 @@ public final class GameSession {
             let path = try files.pathForReading(file)
             real = FileScope.realPath(path)
             if let start = loadChain.firstIndex(of: real) {
-                let cycle = (loadChain[start...] + [real]).map { ($0 as NSString).lastPathComponent }.joined(separator: " -> ")
+                let cycle = (loadChain[start...] + [real]).map { PathName.lastComponent(of: $0) }.joined(separator: " -> ")
                 loadFailure = "error: cannot load \(file): it is already being loaded (a cycle: \(cycle))"
                 return [loadFailure ?? ""]
             }

@@ -70,7 +70,7 @@ public struct SafeFileWriter: Sendable {
     public func write(_ text: String, to path: String) throws {
         try check(path)
         let folder = Self.folder(of: path)
-        let name = (path as NSString).lastPathComponent
+        let name = PathName.lastComponent(of: path)
         var temporary = ""
         var fd: Int32 = -1
         for _ in 0..<8 {
@@ -149,7 +149,7 @@ public struct SafeFileWriter: Sendable {
     }
 
     static func folder(of path: String) -> String {
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = PathName.folder(of: path)
         return folder.isEmpty ? "." : folder
     }
 }

@@ -135,7 +135,7 @@ public struct Transcript {
     /// The rules file, relative to the test file's folder.
     public var rulesPath: String {
         if rules.hasPrefix("/") { return rules }
-        let dir = (path as NSString).deletingLastPathComponent
+        let dir = PathName.folder(of: path)
         var parts: [Substring] = []
         for part in (dir.isEmpty ? rules : dir + "/" + rules).split(separator: "/") {
             if part == "." { continue }
