@@ -5,7 +5,7 @@
 RULES ?= rules/race.lua
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: deps build play test test-lua-conformance check-lua test-browser loadtest loadtest-abuse serve bench bench-solve bench-instructions clean fuzz fuzz-build fuzz-smoke fuzz-crashes example test-example
+.PHONY: deps build play test test-lua-conformance check-lua test-browser loadtest loadtest-abuse serve bench bench-solve bench-secrets bench-instructions clean fuzz fuzz-build fuzz-smoke fuzz-crashes example test-example
 
 deps:
 	@bash scripts/ensure-deps.sh
@@ -87,6 +87,12 @@ bench: deps
 bench-solve: deps
 	swift build -c release $(SWIFT_BUILD_FLAGS)
 	bash bench/solve-pig.sh
+
+# Best play with secrets: OpenSpiel's liars_dice from a rule script beside OpenSpiel's own
+# C++ CFR+ (pip open-spiel in .build-bench-venv), and the shipped Liar's Dice (bench/README.md).
+bench-secrets: deps
+	swift build -c release $(SWIFT_BUILD_FLAGS)
+	bash bench/solve-secrets.sh
 
 # Instructions per simulated game (callgrind): the figure a shared machine repeats exactly.
 # DICEHOST_BEFORE=old/dicehost[,other] adds older binaries to the table.
