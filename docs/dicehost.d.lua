@@ -67,7 +67,7 @@ function Game:is_over() end
 ---@field dice string|false false: a game without dice (front ends draw no dice and no Roll button)
 ---@field unordered_dice boolean|nil true: the order of a roll's values never matters to the rules (e.g. they sort them); `odds` and `solve` follow each set of values once (252 for 5d6, not 7,776)
 ---@field keep_dice boolean|nil true: players keep dice of their last roll and roll the others (`roll keep 1 3`); `dicehost solve` tries keeping each subset
----@field secret_rolls boolean|nil true: only the roller sees a roll's values; the others see that a roll happened
+---@field secret_rolls boolean|nil true: only the roller sees a roll's values; the others see that a roll happened (without a view hook the host's view hides the others' `last_roll` as hidden dice)
 ---@field params table
 ---@field actions table<string, fun(g: Game, p: Player, ...: integer|number|boolean|string)> arguments typed as they read: 25, 2.5, true, "word"
 ---@field choices table<string, (string|number)[]>|nil argument values tab completes after an action's name, e.g. { ante = {5, 10, 25} }

@@ -53,6 +53,9 @@ function snap.setup(g)
 end
 
 function snap.turn(g, p)
+  -- A turn can begin without a flip (the host passes it on from a player knocked out):
+  -- the last turn's timer must not turn this player's card early.
+  if g.state.auto then g.state.auto:cancel() end
   g.state.auto = timer.after(g.params.flip_ms, function(g)
     g:say("%s was too slow: the card turns itself", g.current.name)
     flip(g, g.current)

@@ -117,6 +117,44 @@ struct SeatViewProtocolTests {
         for c in [again, bob, eve] { c.close() }
     }
 
+    /// Secret rolls and no view hook: the state's view (the host's default, g.state and
+    /// the players) shows another seat's `last_roll` as a hidden cup, never its values.
+    @Test func withoutAViewHookAServedSeatNeverReceivesAnotherSeatsSecretRoll() async throws {
+        let rules = """
+            local r = rules { name = "Open cup", players = {2, 2}, dice = "3d6", secret_rolls = true }
+            function r.roll(g, p, r) g.state.rolls = (g.state.rolls or 0) + 1; g:next_turn() end
+            return r
+            """
+        try await withRulesFolder(["open-cup.lua": rules]) { folder in
+            let server = try await TestServer.start(rules: folder)
+            defer { server.stop() }
+            let table = try await server.twoPlayerRoom("open-cup.lua")
+            let eve = try await server.client()
+            try await eve.hello()
+            eve.send(["type": "watch", "room": table.room])
+            _ = try #require(await eve.next("watching"))
+            _ = await Self.turn(of: "Ann", table.ann)
+            table.ann.send(["type": "roll", "seq": 1])
+            let annSees = try #require(await table.ann.next("events"))
+            let annState = annSees["state"] as? [String: Any]
+            let annPlayers = ((annState?["view"] as? [String: Any])?["players"] as? [[String: Any]]) ?? []
+            let own = try #require(annPlayers.first?["last_roll"] as? [String: Any])
+            #expect(own["kind"] as? String == "roll" && (own["values"] as? [Int])?.count == 3)
+
+            for other in [table.bob, eve] {
+                let seen = try #require(await Self.events(of: "roll", other))
+                let state = seen["state"] as? [String: Any]
+                let players = ((state?["view"] as? [String: Any])?["players"] as? [[String: Any]]) ?? []
+                let cup = try #require(players.first?["last_roll"] as? [String: Any])
+                #expect(cup["kind"] as? String == "hidden" && cup["what"] as? String == "dice" && cup["count"] as? Int == 3)
+                #expect(((state?["view"] as? [String: Any])?["state"] as? [String: Any])?["rolls"] as? Int == 1)
+                // No roll of Ann's with its values anywhere in what this client read.
+                #expect(!Self.texts(other).contains { $0.contains("\"kind\":\"roll\"") || $0.contains("\"values\"") })
+            }
+            table.ann.close(); table.bob.close(); eve.close()
+        }
+    }
+
     @Test func aGameWithoutDiceSaysSoAndSnapStacksAreCountsOnly() async throws {
         let server = try await TestServer.start()
         defer { server.stop() }

@@ -83,6 +83,44 @@ import Testing
         #expect(misses.value == result.errors, "\(misses.value) of 300 played move by move, \(result.errors) failed")
     }
 
+    /// Secret rolls without a view hook: the fast path's bots get the host's view, in
+    /// which the others' last rolls are hidden cups and their own a roll (a bot that sees
+    /// another's values fails its game); every game is played in Lua, as play plays it.
+    @Test func secretRollsWithoutAViewHookHideCupsFromFastBotsToo() throws {
+        let path = try temporaryRules("""
+            local t = rules { name = "Peek", players = {2, 3}, dice = "2d6", secret_rolls = true }
+            function t.setup(g) for _, p in ipairs(g.players) do p.score = 0 end end
+            function t.roll(g, p, r)
+              p.score, p.passed = p.score + r.total, false
+              if p.score >= 30 then g:win(p) return end
+              g:next_turn()
+            end
+            t.actions = { pass = function(g, p) g:record("passed", 1); p.passed = true; g:next_turn() end }
+            function t.bot(v, p)
+              local cups, mine, passed = 0, 0, false
+              for _, q in ipairs(v.players) do
+                local last = q.last_roll
+                if q.name == p.name then
+                  if last and last.hidden then error("own cup hidden", 0) end
+                  mine, passed = last and last.total or 0, q.passed
+                elseif last and last.values then error("saw " .. q.name .. "'s cup", 0)
+                elseif last then cups = cups + last.count end
+              end
+              if mine > 8 and cups == 4 and not passed then return "pass" end
+              return "roll"
+            end
+            return t
+            """)
+        let result = try expectPlayAutoResult(rulesFile: path, players: ["Ann", "Bob", "Cy"], params: [], games: 200, seed: 3)
+        #expect(result.errors == 0, "\(result.firstError?.message ?? "")")
+        #expect((result.metrics["passed"]?.count ?? 0) > 0)
+        let misses = Counter()
+        var plan = Simulation.Plan(rulesFile: path, players: ["Ann", "Bob", "Cy"], games: 200, seed: 3)
+        plan.playedMoveByMove = { _ in misses.add() }
+        _ = try Simulation.run(plan)
+        #expect(misses.value == 0)
+    }
+
     /// A player's own number of dice when the declared notation has spaces (" 3d6" reads
     /// as 3d6): two of them are 2d6 in play and in a simulation (not "2 3d6", 23 dice).
     @Test func ownDiceOfSpacedNotationAreThatManyDice() throws {

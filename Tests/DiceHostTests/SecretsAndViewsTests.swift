@@ -87,6 +87,46 @@ import Testing
         #expect(view.description.contains("\"score\":4"))
     }
 
+    /// Secret rolls and no view hook: the rules keep nothing of a roll but the host's own
+    /// `p.last_roll`, which every seat's view showed until the default view hid it.
+    static let openCupRules = """
+        local r = rules { name = "Open cup", players = {2, 3}, dice = "3d6", secret_rolls = true }
+        function r.roll(g, p, r) g.state.rolls = (g.state.rolls or 0) + 1; g:next_turn() end
+        function r.bot(v, p)
+          for _, q in ipairs(v.players) do
+            if q.name ~= p.name and q.last_roll and q.last_roll.values then error("the bot saw " .. q.name .. "'s roll", 0) end
+          end
+          return "roll"
+        end
+        return r
+        """
+
+    @Test func withoutAViewHookAnotherPlayersSecretRollIsAHiddenCup() throws {
+        let game = try makeGame(Self.openCupRules)
+        try game.roll(values: [2, 5, 6])
+        #expect(game.hasView)
+        func annsLastRoll(_ view: JSONValue) -> JSONValue? {
+            view["players"].flatMap { if case .array(let a) = $0 { return a[0]["last_roll"] } else { return nil } }
+        }
+        let ann = try game.view(for: "Ann")
+        #expect(annsLastRoll(ann)?["kind"] == .string("roll") && annsLastRoll(ann)?["values"] == .array([.integer(2), .integer(5), .integer(6)]))
+        for viewer in ["Bob", nil] as [String?] {
+            let view = try game.view(for: viewer)
+            #expect(annsLastRoll(view) == .object(["kind": .string("hidden"), "what": .string("dice"), "count": .integer(3)]))
+            #expect(!view.description.contains("\"roll\"") && !view.description.contains("[2,5,6]"), "\(view)")
+            #expect(view["state"]?["rolls"] == .integer(1))
+        }
+        #expect(try game.viewLines(for: "Bob").first?.contains("last_roll=(3 dice hidden)") == true)
+        // Looking changed nothing: Ann's roll is still hers.
+        #expect(try game.view(for: "Ann") == ann)
+    }
+
+    @Test func aBotOfSecretRollsWithoutAViewHookSeesNoOtherCup() throws {
+        let game = try makeGame(Self.openCupRules, players: ["Ann", "Bob", "Cy"])
+        for _ in 0..<6 { try game.playBotMove() }
+        #expect(game.rollCount == 6)
+    }
+
     @Test func aPlayersNumberOfDiceCanChange() throws {
         let game = try makeGame(Self.cupRules)
         try game.act("lose", by: "Ann")

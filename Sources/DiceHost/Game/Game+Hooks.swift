@@ -21,9 +21,16 @@ extension Game {
         try call(hook, arguments)
     }
 
+    /// A game with `secret_rolls` and no `view` hook gets the prelude's view that hides the
+    /// other players' last rolls (`secret_rolls_view`): without it the default view -
+    /// everything - would show every cup to every seat and bot (invariant 6).
     func readHooks() {
+        var view = lua.get(rulesTable, "view")
+        if rules.secretRolls, view.typeName != "function", let exports = api.exports.tableRef {
+            view = lua.get(exports, "secret_rolls_view")
+        }
         hooks = Hooks(setup: lua.get(rulesTable, "setup"), turn: lua.get(rulesTable, "turn"),
                       roll: lua.get(rulesTable, "roll"), bot: lua.get(rulesTable, "bot"), status: lua.get(rulesTable, "status"),
-                      view: lua.get(rulesTable, "view"))
+                      view: view)
     }
 }

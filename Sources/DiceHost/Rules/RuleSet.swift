@@ -290,9 +290,9 @@ public struct RuleSet: Sendable {
             guard case .string(let field) = key, !Self.knownFields.contains(field), let nearest = Self.nearestField(to: field) else { return nil }
             return "unknown rule field '\(field)' (\(location)): the host never calls it; did you mean '\(nearest)'?"
         }
-        // Without a view everything in g is visible, the cup too (p.last_roll, p's fields).
+        // Without a view hook the host's view hides only p.last_roll (Game.readHooks).
         if secretRolls && !hooks.contains("view") {
-            warnings.append("secret_rolls without a view hook (\(location)): the events hide each roll, but with no view(g, viewer) every player and bot still sees all of g, p.last_roll included")
+            warnings.append("secret_rolls without a view hook (\(location)): the host's view hides the other players' last_roll, but whatever else the rules keep of a roll in g (g.state, a player's other fields) every player and bot sees; a view(g, viewer) decides that")
         }
     }
 

@@ -107,6 +107,30 @@ local function hidden(what, count)
   if integer_type(count) ~= "integer" or count < 0 then error("bad argument #2 to 'hidden' (a count from 0 expected, got " .. tostring(count) .. ")", 2) end
   return setmetatable({hidden = true, what = what, count = count}, Hidden)
 end
+
+-- The view of a game with secret_rolls and no view hook (the host reads the rules'
+-- view as this, so play, a served seat, fair bots, the fast simulation's bots and best
+-- play all see the same): g.state and the players, as without secrets, but another
+-- player's last roll is a cup, hidden("dice", n); the viewer's own stays a roll (a
+-- spectator sees every cup hidden). Only the host's record of a roll is hidden: what
+-- the rules keep of it elsewhere in g needs a view hook of their own.
+local function secret_rolls_view(g, viewer)
+  local players, seen = {}, rawget(g, "players")
+  if type(seen) ~= "table" then seen = {} end
+  for i = 1, rawlen(seen) do
+    local p = rawget(seen, i)
+    local last = type(p) == "table" and rawget(p, "last_roll") or nil
+    if type(last) == "table" and not rawequal(p, viewer) then
+      local copy = {}
+      for k, v in raw_next, p do copy[k] = v end
+      local values = rawget(last, "values")
+      copy.last_roll = hidden("dice", type(values) == "table" and rawlen(values) or 0)
+      p = copy
+    end
+    players[i] = p
+  end
+  return {state = rawget(g, "state"), players = players}
+end
 function cards.deck()
   local deck = {}
   for _, suit in ipairs({"♠", "♥", "♦", "♣"}) do
@@ -312,7 +336,7 @@ local function set_quiet(q) quiet = q end
 local function set_sim(s) sim = s end
 
 return {
-  rules = rules, timer = timer, cards = cards, dice = dice, hidden = hidden,
+  rules = rules, timer = timer, cards = cards, dice = dice, hidden = hidden, secret_rolls_view = secret_rolls_view,
   new_game = new_game, make_roll = make_roll, roll_input = roll_input, roll_input_kept = roll_input_kept, start_game = start_game, bot_moves = bot_moves,
   set_quiet = set_quiet,
   -- for the fast simulation driver

@@ -2,10 +2,14 @@ import Lua
 
 /// What one player (or a spectator) may see of the game: the rules' `view(g, viewer)`
 /// hook, called with the viewer's player table (nil for a spectator). Without the hook
-/// everything is visible: `g.state` and the players. Secrecy is this one function; the
-/// REPL's `view NAME`, `play --seat`, the server and fair bots all read the game through it.
+/// everything is visible: `g.state` and the players - except in a game with
+/// `secret_rolls`, whose view is then the prelude's `secret_rolls_view` (the same, with
+/// the other players' `last_roll` shown as a hidden cup; see `readHooks`). Secrecy is
+/// this one function; the REPL's `view NAME`, `play --seat`, the server, fair bots (the
+/// fast simulation's too) and best play all read the game through it.
 extension Game {
-    /// Whether the rules define a `view` hook (then bots decide from their player's view).
+    /// Whether the game has a view (the rules' `view` hook, or the one `secret_rolls`
+    /// brings): then players see different things, and bots decide from their view.
     public var hasView: Bool {
         if case .function = hooks.view { return true }
         return false
