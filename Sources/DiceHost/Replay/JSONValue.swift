@@ -54,11 +54,73 @@ public enum JSONValue: Codable, Equatable, Sendable, CustomStringConvertible {
         return Int(exactly: value)
     }
 
-    /// Compact JSON with sorted keys.
+    /// Compact JSON with sorted keys: what `JSONEncoder` with `.sortedKeys` and
+    /// `.withoutEscapingSlashes` writes, written directly. It is on a server's hot path
+    /// (every seat's view, every room log line), where going through `Encodable` cost
+    /// more than making the view (issue 32); a non-finite number is `null`.
     public var description: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(self) else { return "null" }
-        return String(decoding: data, as: UTF8.self)
+        var out = ""
+        write(into: &out)
+        return out
+    }
+
+    private func write(into out: inout String) {
+        switch self {
+        case .null: out += "null"
+        case .bool(let value): out += value ? "true" : "false"
+        case .integer(let value): out += String(value)
+        case .unsigned(let value): out += String(value)
+        case .number(let value):
+            // Rare in views and logs: JSONEncoder's own form of a double (1e+20, 0.5, 1).
+            let data = value.isFinite ? try? JSONEncoder().encode(value) : nil
+            out += data.map { String(decoding: $0, as: UTF8.self) } ?? "null"
+        case .string(let value): Self.quote(value, into: &out)
+        case .array(let items):
+            out += "["
+            for (index, item) in items.enumerated() {
+                if index > 0 { out += "," }
+                item.write(into: &out)
+            }
+            out += "]"
+        case .object(let fields):
+            out += "{"
+            for (index, key) in fields.keys.sorted().enumerated() {
+                if index > 0 { out += "," }
+                Self.quote(key, into: &out)
+                out += ":"
+                fields[key]?.write(into: &out)
+            }
+            out += "}"
+        }
+    }
+
+    /// A JSON string: `"` and `\\` escaped, control characters as \n, \t, \r, \b, \f or
+    /// \u00XX, everything else as it is (as JSONEncoder writes it).
+    private static func quote(_ text: String, into out: inout String) {
+        out += "\""
+        var plain = text.unicodeScalars.startIndex
+        let scalars = text.unicodeScalars
+        for index in scalars.indices {
+            let scalar = scalars[index]
+            let escape: String
+            switch scalar {
+            case "\"": escape = "\\\""
+            case "\\": escape = "\\\\"
+            case "\n": escape = "\\n"
+            case "\t": escape = "\\t"
+            case "\r": escape = "\\r"
+            case "\u{08}": escape = "\\b"
+            case "\u{0C}": escape = "\\f"
+            case let c where c.value < 0x20:
+                let hex = String(c.value, radix: 16)
+                escape = "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: continue
+            }
+            out.unicodeScalars.append(contentsOf: scalars[plain..<index])
+            out += escape
+            plain = scalars.index(after: index)
+        }
+        out.unicodeScalars.append(contentsOf: scalars[plain...])
+        out += "\""
     }
 }

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# loadtest/profile.sh BIN ROOMS SECONDS [perf]: one `BIN serve rules` on a free loopback
+# port, loadtest/client.py's Snap rooms against it for SECONDS; with `perf`, the server is
+# sampled (`perf record -F 1999 -g`) into WORK/perf.data. Prints WORK and the client's
+# figures (server CPU per message; CPU per input = server CPU / inputs answered).
+# Needs .build-venv with websockets (loadtest/run.sh makes it). See bench/README.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=$1 rooms=$2 seconds=$3 mode=${4:-}
+work=$(mktemp -d /tmp/dicehost-profile.XXXXXX); mkdir -p "$work/logs"
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+"$bin" serve rules --host 127.0.0.1 --port "$port" --logs "$work/logs" > "$work/server.out" 2>&1 &
+pid=$!
+for _ in $(seq 100); do grep -q "http://" "$work/server.out" 2>/dev/null && break; sleep 0.1; done
+if [ "$mode" = perf ]; then
+  perf record -F 1999 -g -p "$pid" -o "$work/perf.data" -- sleep "$seconds" > "$work/perf.out" 2>&1 &
+  perfpid=$!
+fi
+.build-venv/bin/python loadtest/client.py --url "ws://127.0.0.1:$port/ws" --rooms "$rooms" --seconds "$seconds" --logs "$work/logs" --prefix p --server-pid "$pid" > "$work/client.out" 2>&1 || true
+[ "$mode" = perf ] && wait "$perfpid" || true
+kill "$pid"; wait "$pid" 2>/dev/null || true
+echo "$work"
+grep -iE "cpu|messages|input|latency|problem" "$work/client.out" | head -12
