@@ -58,6 +58,12 @@ extension DiceHostCommand {
         @Option(help: "A game with secrets: the most CFR+ iterations.")
         var iterations = 100_000
 
+        @Option(help: "One solve per value of a param, e.g. --sweep bluff_rounds=1..4 (each seat's chance under best play or the equilibrium, the fairest value marked).")
+        var sweep: String?
+
+        @Option(help: "With --sweep: also draw the rows as an SVG line chart into this file.")
+        var chart: String?
+
         @Option(help: "Write the best-play policy as a Lua module a rule script's bot can require (with secrets: move probabilities keyed by the seat's view).")
         var policy: String?
 
@@ -98,6 +104,18 @@ extension DiceHostCommand {
             options.players = try DiceHostCommand.Play.players(players, rules: rules, params: options.params)
             StopRequest.install()
             defer { StopRequest.uninstall() }
+            if let sweep {
+                guard policy == nil, !explain else {
+                    printError("dicehost: --sweep solves once per value: it writes no --policy and has no --explain")
+                    throw ExitStatus.usage
+                }
+                try runSweep(sweep, options)
+                return
+            }
+            if chart != nil {
+                printError("dicehost: --chart draws a --sweep; add --sweep param=first..last")
+                throw ExitStatus.usage
+            }
             let outcome = try AnalysisProgress.run(rules, quiet: quiet) { progress in
                 try BestPlay.analyse(rulesFile: rules, options: options, progress: progress)
             }
@@ -123,6 +141,58 @@ extension DiceHostCommand {
                 if explain { printError("dicehost: --explain tells the best play of games where everyone sees everything; not shown for a game with secrets") }
                 print(json ? EquilibriumReport.json(result) : EquilibriumReport.text(result))
             }
+        }
+    }
+}
+
+extension DiceHostCommand.Solve {
+    /// `--sweep k=a..b[:step]`: one solve per value, each seat's chance under best play (an
+    /// equilibrium in a game with secrets), the fairest value marked: which param makes a
+    /// bluffing game fair when both sides play well.
+    func runSweep(_ text: String, _ options: BestPlay.Options) throws {
+        let plan: Sweep
+        do { plan = try Sweep.parse(text) } catch {
+            printError("dicehost: \(error)")
+            throw ExitStatus.usage
+        }
+        var rows: [Sweep.Row] = []
+        var notes: [String] = []
+        var extras: [[String: Any]] = []
+        var name = rules
+        var players: [String] = []
+        var withSecrets = false
+        for value in plan.values {
+            if StopRequest.requested { break }
+            var each = options
+            each.params = options.params.filter { $0.0 != plan.param } + [(plan.param, String(value))]
+            let outcome = try AnalysisProgress.run(rules, quiet: quiet) { progress in
+                try BestPlay.analyse(rulesFile: rules, options: each, progress: { progress("\(plan.param)=\(value): \($0)") })
+            }
+            switch outcome {
+            case .open(let r):
+                name = r.rules; players = r.players
+                rows.append(Sweep.Row(value: value, wins: r.wins, length: nil))
+                extras.append(["converged": r.converged])
+                if !r.converged { notes.append("\(plan.param)=\(value): value iteration NOT converged") }
+            case .secrets(let r):
+                name = r.rules; players = r.players; withSecrets = true
+                rows.append(Sweep.Row(value: value, wins: r.wins, length: nil))
+                extras.append(["exploitability": r.exploitability, "stoppedBy": r.stoppedBy, "iterations": r.iterations])
+                notes.append(String(format: "%@=%d: exploitability %.1e after %d iterations%@", plan.param, value, r.exploitability, r.iterations,
+                                    r.stoppedBy == "exploitability" ? "" : " (NOT at the target)"))
+            }
+        }
+        let kind = withSecrets ? "the equilibrium of the game with secrets" : "best play by every seat"
+        if let chart {
+            try Sweep.writeChart(rows, players: players, param: plan.param, title: "\(name): win probability by \(plan.param) (\(kind))",
+                                 to: chart, rules: rules)
+        }
+        if json {
+            print(Sweep.json(rows, players: players, param: plan.param, fields: ["secrets": withSecrets], extra: { extras[$0] }))
+        } else {
+            print("\(name) (\(rules)): each seat's chance under \(kind), by \(plan.param)")
+            print(Sweep.table(rows, players: players, param: plan.param, lengthTitle: ""))
+            if !notes.isEmpty { print("\n" + notes.joined(separator: "\n")) }
         }
     }
 }

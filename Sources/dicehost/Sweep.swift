@@ -73,7 +73,7 @@ struct Sweep {
             } else {
                 line += row.wins.map { OddsReport.pad(String(format: "%.6f", $0), 14) }.joined()
             }
-            line += row.length.map { String(format: "%.3f", $0) } ?? "-"
+            if !lengthTitle.isEmpty { line += row.length.map { String(format: "%.3f", $0) } ?? "-" }
             if i == fair { line += "   <- fairest" }
             lines.append(line)
         }

@@ -18,6 +18,29 @@ import Testing
         #expect(object["exploreSeconds"] != nil && object["solveSeconds"] != nil)
     }
 
+    /// A game with secrets from the command line: the equilibrium's report, --open's label,
+    /// a sweep under the equilibrium, and a bad target.
+    @Test func aGameWithSecretsIsSolvedAsOneAndSaysSo() throws {
+        let rules = "examples/rules/liars-dice-openspiel.lua"
+        let text = try runDicehost(["solve", rules, "--set", "faces=3", "--exploitability", "1e-3", "--quiet"])
+        #expect(text.status == 0, "\(text)")
+        #expect(text.stdout.contains("best play with secrets: a Nash equilibrium over what each seat has been shown"))
+        #expect(text.stdout.contains("perfect recall") && text.stdout.contains("the game's value for Ann lies in ["))
+        let open = try runDicehost(["solve", rules, "--set", "faces=3", "--open", "--quiet"])
+        #expect(open.status == 0 && open.stdout.contains("everyone sees everything (--open)"), "\(open)")
+        let sweep = try runDicehost(["solve", rules, "--sweep", "faces=2..3", "--exploitability", "1e-3", "--quiet", "--json"])
+        #expect(sweep.status == 0, "\(sweep)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(sweep.stdout.utf8)) as? [String: Any])
+        let rows = try #require(object["rows"] as? [[String: Any]])
+        #expect(rows.count == 2 && object["secrets"] as? Bool == true)
+        for row in rows { #expect((row["exploitability"] as? Double ?? 1) <= 1e-3) }
+        // With two faces the sixes-wild rule makes every cup hold a match half the time: Ann, first to bid, is ahead.
+        let two = try #require((rows.first?["wins"] as? [String: Double])?["Ann"])
+        #expect(two > 0.6)
+        let bad = try runDicehost(["solve", rules, "--exploitability", "0", "--quiet"])
+        #expect(bad.status == 2 && bad.stderr.contains("--exploitability must be between 0 and 1"), "\(bad)")
+    }
+
     @Test func textNamesTheSeatsAndTheFirstMove() throws {
         let result = try runDicehost(["solve", "examples/rules/pig.lua", "--set", "target=10", "--players", "Ann,Bob", "--quiet"])
         #expect(result.status == 0, "\(result)")
