@@ -31,12 +31,11 @@ final class InformationSetTree {
     var outcome: [Int32] = []
 
     /// Per information set: its seat, where its strategy starts in the per-action arrays,
-    /// how many actions, a position in it, and its seat's decisions before it.
+    /// how many actions, a position in it, and how many nodes it holds.
     var infosetPlayer: [Int32] = []
     var infosetStart: [Int32] = []
     var infosetActions: [Int32] = []
     var infosetPosition: [Int32] = []
-    var infosetDepth: [Int32] = []
     var infosetNodes: [Int32] = []
 
     var count: Int { player.count }
@@ -59,7 +58,8 @@ final class InformationSetTree {
             if let known = index[key] { return known }
             guard rawPosition.count < maxNodes else {
                 throw OddsError.notAnalysable("the game tree has more than \(maxNodes) nodes (a node per position and per what each seat has been shown); "
-                    + "if each seat's view holds all it needs to decide, declare view_is_complete = true; or raise --max-states")
+                    + "if each seat's view holds all it needs to decide, declare view_is_complete = true; or raise --max-states "
+                    + "(or --open: every cup open, not the game as played)")
             }
             let n = Int32(rawPosition.count)
             index[key] = n
@@ -141,7 +141,6 @@ final class InformationSetTree {
                 infosetStart.append(Int32(strategySize))
                 infosetActions.append(Int32(labels.count))
                 infosetPosition.append(Int32(p))
-                infosetDepth.append(0)
                 infosetNodes.append(0)
             }
             infosetNodes[Int(i)] += 1
@@ -152,20 +151,6 @@ final class InformationSetTree {
                 edgeStart.append(Int32(child.count))
             }
             actionStart.append(Int32(move.count))
-        }
-        // Each seat's decisions before a node (the most over its paths), for best replies.
-        var depth = [Int32](repeating: 0, count: count * seats)
-        for n in 0..<count where player[n] >= 0 {
-            let me = Int(player[n])
-            infosetDepth[Int(infoset[n])] = max(infosetDepth[Int(infoset[n])], depth[n * seats + me])
-            for a in Int(actionStart[n])..<Int(actionStart[n + 1]) {
-                for e in Int(edgeStart[a])..<Int(edgeStart[a + 1]) {
-                    let c = Int(child[e])
-                    for s in 0..<seats {
-                        depth[c * seats + s] = max(depth[c * seats + s], depth[n * seats + s] + (s == me ? 1 : 0))
-                    }
-                }
-            }
         }
     }
 
@@ -198,7 +183,8 @@ final class InformationSetTree {
         }
         if head < n {
             throw OddsError.notAnalysable("the game can come back to a position it has been in (a cycle of moves), "
-                + "and best play with secrets is computed for games that always end: bound the rounds (a param) to solve it")
+                + "and best play with secrets is computed for games that always end: bound the rounds (a param) to solve it, "
+                + "or solve it as if every cup were open with --open")
         }
         return rank
     }
