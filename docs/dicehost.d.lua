@@ -70,7 +70,8 @@ function Game:is_over() end
 ---@field secret_rolls boolean|nil true: only the roller sees a roll's values; the others see that a roll happened (without a view hook the host's view hides the others' `last_roll` as hidden dice)
 ---@field params table
 ---@field actions table<string, fun(g: Game, p: Player, ...: integer|number|boolean|string)> arguments typed as they read: 25, 2.5, true, "word"
----@field choices table<string, (string|number)[]>|nil argument values tab completes after an action's name, e.g. { ante = {5, 10, 25} }
+---@field choices table<string, (string|number|boolean)[]|(string|number|boolean)[][]|fun(g: Game, p: Player): table>|nil the legal moves of each action (solve, odds --vs solver, tab completion and fuzzing read them): values, argument tuples, or a function of the position, e.g. { ante = {5, 10, 25}, bid = {{1, 2}, {1, 3}} }
+---@field view_is_complete boolean|nil true: the view holds all a player needs to decide, so best play with secrets takes each view as an information set (not the view and every event since the start)
 ---@field anytime string[]|nil inputs ("roll" or action names) any player may make out of turn, e.g. {"snap"}
 ---@field while_out string[]|nil inputs ("roll" or action names) a player who is out may still make, e.g. {"show"}
 ---@field setup fun(g: Game)|nil
