@@ -19,7 +19,8 @@ enum EquilibriumReport {
         case "interrupted": stop = "stopped by Ctrl-C"
         default: stop = "stopped at the iteration limit, NOT at the target exploitability: raise --iterations"
         }
-        lines.append("CFR+: \(r.iterations) iterations, \(stop)")
+        lines.append("CFR+: \(r.iterations) iterations, \(stop); "
+                     + (r.strategy == "current" ? "the strategy shown is its last iterate (less exploitable here than the average)" : "the strategy shown is its average"))
         lines.append(String(format: "explored in %.2f s, solved in %.2f s; memory: process %.1f MiB",
                             r.exploreSeconds, r.solveSeconds, Double(r.processMemoryPeak) / 1048576))
         lines.append("")
@@ -43,7 +44,7 @@ enum EquilibriumReport {
             "rules": r.rules, "rulesFile": r.rulesFile, "players": r.players, "params": r.params, "secrets": true,
             "wins": Dictionary(uniqueKeysWithValues: zip(r.players, r.wins)), "winsBySeat": r.wins, "draw": r.draw, "loss": r.loss,
             "bestReplies": r.bestReplies, "nashConv": r.nashConv, "exploitability": r.exploitability,
-            "perfectRecall": r.perfectRecall, "iterations": r.iterations, "stoppedBy": r.stoppedBy,
+            "perfectRecall": r.perfectRecall, "iterations": r.iterations, "stoppedBy": r.stoppedBy, "strategy": r.strategy,
             "positions": r.positions, "nodes": r.nodes, "informationSets": r.informationSets,
             "exploreSeconds": r.exploreSeconds, "solveSeconds": r.solveSeconds, "processMemoryPeak": r.processMemoryPeak,
         ]

@@ -44,6 +44,9 @@ public enum Equilibrium {
         public var perfectRecall: Bool
         public var iterations: Int
         public var stoppedBy: String
+        /// The strategy reported: "average" (CFR+'s average) or "current" (the last
+        /// iterate, kept where it was less exploitable at a check).
+        public var strategy: String = "average"
         public var positions: Int
         public var nodes: Int
         public var informationSets: [Int]
@@ -60,6 +63,8 @@ public enum Equilibrium {
         var nashConv: Double
         var iterations: Int
         var stoppedBy: String
+        /// "average" (CFR+'s average strategy) or "current" (its last iterate).
+        var strategyKind: String
     }
 
     /// CFR+ until the exploitability target, the iteration limit or a stop request.
@@ -70,11 +75,21 @@ public enum Equilibrium {
         var measured: (conv: Double, replies: [Double], strategy: [Double]) = (.infinity, [], [])
         var stoppedBy = "iterations"
         var lastReport = DispatchTime.now().uptimeNanoseconds
-        func measure() {
-            let strategy = cfr.averageStrategy()
+        // The average strategy is what CFR+ guarantees with perfect recall; where a view is the
+        // information set (a seat forgets its own earlier moves) averaging behaviour can fail
+        // to converge while the current strategy does (Mia). Each check measures both and
+        // keeps the least exploitable strategy seen: the report stands for what it prints.
+        var kept = "average"
+        func exploitability(_ strategy: [Double]) -> (Double, [Double]) {
             let replies = (0..<seats).map { InformationSetBestReply.reply(tree, strategy: strategy, seat: $0).value }
             let own = (0..<seats).map { InformationSetBestReply.utility(tree, strategy: strategy, seat: $0) }
-            measured = (zip(replies, own).map { max(0, $0 - $1) }.reduce(0, +), replies, strategy)
+            return (zip(replies, own).map { max(0, $0 - $1) }.reduce(0, +), replies)
+        }
+        func measure() {
+            for (name, strategy) in [("average", cfr.averageStrategy()), ("current", cfr.current)] {
+                let (conv, replies) = exploitability(strategy)
+                if conv < measured.conv || measured.replies.isEmpty { measured = (conv, replies, strategy); kept = name }
+            }
         }
         while cfr.iterations < options.iterations {
             if options.shouldStop?() == true { stoppedBy = "interrupted"; break }
@@ -93,7 +108,7 @@ public enum Equilibrium {
         }
         if measured.replies.isEmpty || stoppedBy != "exploitability" { measure() }
         return Run(strategy: measured.strategy, replies: measured.replies, nashConv: measured.conv,
-                   iterations: cfr.iterations, stoppedBy: stoppedBy)
+                   iterations: cfr.iterations, stoppedBy: stoppedBy, strategyKind: kept)
     }
 
     static func tree(of explorer: MoveExplorer, options: BestPlay.Options) throws -> InformationSetTree {
@@ -130,7 +145,7 @@ public enum Equilibrium {
                       wins: Array(outcome[0..<seats]), draw: outcome[seats], loss: outcome[seats + 1],
                       bestReplies: measured.replies, nashConv: measured.conv, exploitability: measured.conv / Double(seats),
                       valueBracket: bracket, constantSum: constantSum, perfectRecall: tree.perfectRecall,
-                      iterations: cfr.iterations, stoppedBy: stoppedBy, positions: explorer.graph.count, nodes: tree.count,
+                      iterations: cfr.iterations, stoppedBy: stoppedBy, strategy: run.strategyKind, positions: explorer.graph.count, nodes: tree.count,
                       informationSets: (0..<seats).map { s in tree.infosetPlayer.filter { Int($0) == s }.count },
                       exploreSeconds: Double(explored - started) / 1e9, solveSeconds: Double(solved - explored) / 1e9,
                       processMemoryPeak: Odds.maxResidentBytes(), policyModule: module)
