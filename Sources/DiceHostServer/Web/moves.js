@@ -29,7 +29,10 @@ const MovePicker = (() => {
 
   const DIE_FACES = ["⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
   const same = (a, b) => a === b;
-  const distinct = (values) => values.filter((v, i) => values.findIndex((w) => same(v, w)) === i);
+  // Values by identity in Sets (a list may hold up to 10,000 moves): 2 and "2" differ.
+  const key = (v) => typeof v + ":" + String(v);
+  const keys = (values) => new Set(values.map(key));
+  const distinct = (values) => Array.from(new Map(values.map((v) => [key(v), v])).values());
   const sorted = (values) => values.slice().sort((a, b) =>
     typeof a === "number" && typeof b === "number" ? a - b : String(a).localeCompare(String(b)));
 
@@ -86,9 +89,9 @@ const MovePicker = (() => {
           return b;
         });
         rows.push(() => {
-          const legal = agreeing(moves, chosen, k).map((m) => m[k]);
+          const legal = keys(agreeing(moves, chosen, k).map((m) => m[k]));
           buttons.forEach((b, i) => {
-            b.disabled = !legal.some((v) => same(v, domain[i]));
+            b.disabled = !legal.has(key(domain[i]));
             b.classList.toggle("chosen", same(domain[i], chosen[k]));
             b.setAttribute("aria-pressed", same(domain[i], chosen[k]) ? "true" : "false");
           });
@@ -98,15 +101,15 @@ const MovePicker = (() => {
         const select = el("select", "argument");
         select.dataset.argument = String(k + 1);
         select.setAttribute("aria-label", name + " argument " + (k + 1));
-        for (const v of domain) {
+        domain.forEach((v, i) => {
           const option = el("option", "", String(v));
-          option.value = String(domain.indexOf(v));
+          option.value = String(i);
           select.appendChild(option);
-        }
+        });
         select.onchange = () => { chosen[k] = domain[Number(select.value)]; redraw(); };
         rows.push(() => {
-          const legal = agreeing(moves, chosen, k).map((m) => m[k]);
-          Array.from(select.options).forEach((o, i) => { o.disabled = !legal.some((v) => same(v, domain[i])); });
+          const legal = keys(agreeing(moves, chosen, k).map((m) => m[k]));
+          Array.from(select.options).forEach((o, i) => { o.disabled = !legal.has(key(domain[i])); });
           select.value = String(domain.findIndex((v) => same(v, chosen[k])));
         });
         group.appendChild(select);
