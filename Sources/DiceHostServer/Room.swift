@@ -512,6 +512,7 @@ actor Room {
         out += "\"leds\":[\(leds.joined(separator: ","))],"
         if let lastRoll = SeatView.lastRollJSON(game, for: viewer) { out += "\"lastRoll\":\(lastRoll)," }
         out += "\"view\":\(SeatView.viewJSON(game, for: viewer)),\"viewer\":\(viewer.map(\.jsonQuoted) ?? "null"),"
+        if let moves = SeatView.movesJSON(game, for: viewer) { out += "\"moves\":\(moves)," }
         switch game.outcome {
         case .win(let p)?: out += "\"outcome\":\("\(p) won".jsonQuoted),"
         case .draw?: out += "\"outcome\":\"a draw\","

@@ -1,4 +1,5 @@
 import DiceHost
+import Lua
 
 /// What one connection of a room may receive: the one place the server turns the game
 /// (which holds every secret) into a seat's messages. A seat gets the rules' view for its
@@ -45,5 +46,58 @@ enum SeatView {
         "{" + rules.choices.sorted { $0.key < $1.key }.map { action, values in
             GameEvent.quote(action) + ":[" + values.map(GameEvent.quote).joined(separator: ",") + "]"
         }.joined(separator: ",") + "}"
+    }
+
+    /// The moves `viewer` may make now, as a JSON object: for each action whose moves can
+    /// be listed (`Game.declaredArguments`), the argument lists legal for that seat -
+    /// `[]` when the seat may not make that input now (another seat's turn, out of the
+    /// game, the game over), `[[]]` for an action without arguments. Actions whose moves
+    /// cannot be listed (they take arguments and declare no choices) are left out: a
+    /// client offers free text for them. Nil for a spectator.
+    ///
+    /// A `choices` function runs with the real `g` (every secret in it) under one input's
+    /// budget, and its list is capped (`Game.maxListedMoves`); a list that fails (a script
+    /// error, the budget, the cap) leaves its action out rather than the state unsent.
+    static func movesJSON(_ game: Game, for viewer: String?) -> String? {
+        guard let viewer, game.playerNames.contains(viewer) else { return nil }
+        let current = game.currentPlayer
+        var fields: [String] = []
+        for action in game.rules.actions {
+            let declared: Game.ActionArguments
+            do { declared = try game.declaredArguments(of: action) } catch { continue }
+            let mayMove = !game.isOver
+                && (game.rules.anytime.contains(action) || current == nil || current == viewer)
+                && (game.rules.whileOut.contains(action) || !game.isOut(viewer))
+            var lists: [[LuaValue]] = []
+            switch declared {
+            case .notListed: continue
+            case .lists(let fixed): if mayMove { lists = fixed }
+            case .perPosition:
+                if mayMove {
+                    do { lists = try game.legalArguments(of: action, by: viewer) } catch { continue }
+                }
+            }
+            let moves = lists.compactMap(argumentListJSON)
+            fields.append(GameEvent.quote(action) + ":[" + moves.joined(separator: ",") + "]")
+        }
+        return "{" + fields.joined(separator: ",") + "}"
+    }
+
+    /// One move's arguments as a JSON list, or nil when a client could not send them back
+    /// (a number JSON cannot hold, a string that is no one word of at most 256 bytes).
+    static func argumentListJSON(_ arguments: [LuaValue]) -> String? {
+        var parts: [String] = []
+        for argument in arguments {
+            switch argument {
+            case .integer(let n): parts.append(String(n))
+            case .number(let d) where d.isFinite: parts.append(String(d))
+            case .boolean(let b): parts.append(b ? "true" : "false")
+            case .string(let text) where (1...ServerProtocol.maxArgumentBytes).contains(text.utf8.count)
+                && !text.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.properties.generalCategory == .control }):
+                parts.append(GameEvent.quote(text))
+            default: return nil
+            }
+        }
+        return "[" + parts.joined(separator: ",") + "]"
     }
 }

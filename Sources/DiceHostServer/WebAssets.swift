@@ -9,6 +9,7 @@ struct WebAssets: Sendable {
         ("index.html", "text/html; charset=utf-8"), ("app.js", "text/javascript; charset=utf-8"), ("style.css", "text/css; charset=utf-8"),
         ("pixels.js", "text/javascript; charset=utf-8"),
         ("table.js", "text/javascript; charset=utf-8"),
+        ("moves.js", "text/javascript; charset=utf-8"),
     ]
     let contents: [String: (type: String, bytes: [UInt8])]
 

@@ -1,8 +1,13 @@
 """Browser test: three Chromium windows play Liar's Dice to the end on `dicehost serve`.
 
 Ann creates a room for three (two dice each, so the game is short); Bob and Cy join
-from the invitation link. Each window plays through the table's buttons: Roll when it
-is its turn to roll, a bid when there is none, "liar" otherwise. Every WebSocket frame
+from the invitation link. Each window plays through the table's controls: Roll when it
+is its turn to roll, a bid of one 2 when there is none, then one raise, then "liar". Bids
+go through the bid picker (a quantity, a face drawn as a die, one "bid" button; the page
+has no free-text box for them): at each raise the picker offers no quantity below the
+standing bid and, with its quantity, no face at or below it; at each move the other
+windows' bid and liar buttons are disabled. The picker is screenshotted at 1280x900 and
+390x844. Every WebSocket frame
 each window received is captured (Chrome DevTools Protocol network events from the
 performance log) and checked: before a reveal no frame holds another seat's dice - no
 roll values, no cup drawn as dice, no message addressed to another seat. Screenshots of
@@ -78,6 +83,58 @@ def check_frames(me, received):
     return len(received)
 
 
+BID = '#actions .picker[data-action="bid"]'
+
+
+SIZES = ((1280, 900, "desktop"), (390, 844, "phone"))
+
+
+def pick_bid(driver, quantity, face, shots=None):
+    """Bids through the picker: the quantity from its list, the face as a die, the button
+    (screenshots of the picker first, at each of SIZES, when `shots` names them)."""
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, BID), "the bid picker")
+    Select(driver.find_element(By.CSS_SELECTOR, BID + ' select[data-argument="1"]')).select_by_visible_text(str(quantity))
+    click(driver, BID + ' button.face[data-value="%d"]' % face)
+    chosen = driver.find_elements(By.CSS_SELECTOR, BID + " button.face.chosen")
+    assert [b.get_attribute("data-value") for b in chosen] == [str(face)], "face %d not chosen" % face
+    if shots:
+        for width, height, label in SIZES:
+            sized_snap(driver, shots % label, width, height)
+    click(driver, BID + ' button[data-action="bid"]')
+
+
+def quantities(driver):
+    """The quantities the picker offers (enabled options)."""
+    options = driver.find_elements(By.CSS_SELECTOR, BID + ' select[data-argument="1"] option')
+    return [int(o.text) for o in options if o.is_enabled()]
+
+
+OFF_TURN = """
+const buttons = (a) => Array.from(document.querySelectorAll('#actions button[data-action="' + a + '"]'));
+const args = document.getElementById("action-args");
+return ["bid", "liar"].every((a) => buttons(a).length > 0 && buttons(a).every((b) => b.disabled))
+  && !document.querySelector('#actions .picker') && args.offsetParent === null;
+"""
+
+
+def check_off_turn(windows, mover):
+    """Every window but the mover's has its bid and liar buttons disabled, no picker and
+    no free-text box (its state may arrive a moment after the mover's)."""
+    for name, driver in windows.items():
+        if name != mover:
+            wait(driver, lambda d: d.execute_script(OFF_TURN), "%s's bid and liar buttons disabled off-turn" % name, seconds=5)
+
+
+def sized_snap(driver, name, width, height):
+    """A screenshot with the page laid out at width x height CSS pixels (a phone: mobile)."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
+    try:
+        snap(driver, name)
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
 def field(driver, name):
     found = driver.find_elements(By.CSS_SELECTOR, '#table-fields [data-field="%s"]' % name)
     return found[0].text if found else ""
@@ -119,7 +176,10 @@ def main():
         wait(ann, lambda d: "Your turn" in text_of(d, "turn"), "Ann's first turn")
 
         shot_taken = False
+        picker_shot_taken = False
         call_checked = False
+        raised = False
+        illegal_checked = 0
         moves = 0
         while moves < 120:
             if "Game over" in text_of(ann, "phase"):
@@ -150,13 +210,39 @@ def main():
                         assert all(faces[i] == 0 and backs[i] == 2 for i in range(3) if i != me), (name, faces, backs)
                         assert not windows[name].find_element(By.ID, "raw-view").is_displayed(), "raw view data shown by default"
                     shot_taken = True
-                args = driver.find_element(By.ID, "action-args")
-                args.clear()
-                args.send_keys("1 2")
-                click(driver, 'button[data-action="bid"]')
+                check_off_turn(windows, mover)
+                pick_bid(driver, 1, 2, shots=None if picker_shot_taken else "liars-dice-picker-%s")
+                if not picker_shot_taken:
+                    # The window that just bid, now off-turn: bid and liar disabled.
+                    wait(driver, lambda d: d.execute_script(OFF_TURN), "%s's controls off-turn" % mover, seconds=5)
+                    for width, height, label in SIZES:
+                        sized_snap(driver, "liars-dice-off-turn-%s" % label, width, height)
+                    picker_shot_taken = True
+            elif not raised:
+                # The standing bid's quantity and face: no face at or below it is offered
+                # with that quantity, no smaller quantity at all; then a legal raise.
+                check_off_turn(windows, mover)
+                bid = driver.execute_script("return lastState.view.bid")
+                quantity, face = bid["quantity"], bid["face"]
+                offered = quantities(driver)
+                assert offered and min(offered) == quantity, "%s is offered quantities %r over a bid of %d" % (mover, offered, quantity)
+                Select(driver.find_element(By.CSS_SELECTOR, BID + ' select[data-argument="1"]')).select_by_visible_text(str(quantity))
+                enabled = [int(b.get_attribute("data-value")) for b in driver.find_elements(By.CSS_SELECTOR, BID + " button.face:not([disabled])")]
+                assert enabled == list(range(face + 1, 7)), "%s may bid faces %r of %d over %d × %d" % (mover, enabled, quantity, quantity, face)
+                assert not driver.find_element(By.ID, "action-args").is_displayed(), "the free-text box is shown for listed moves"
+                if illegal_checked == 0:
+                    for width, height, label in SIZES:
+                        sized_snap(driver, "liars-dice-raise-%s" % label, width, height)
+                illegal_checked += 1
+                if face < 6:
+                    pick_bid(driver, quantity, face + 1)
+                else:
+                    pick_bid(driver, quantity + 1, 2)
+                raised = True
             else:
                 click(driver, 'button[data-action="liar"]')
                 called = True
+                raised = False
             wait(ann, lambda d: log_count(d) > count or "Game over" in text_of(d, "phase"), "%s's move on Ann's screen" % mover)
             if called and not call_checked:
                 # The first call shows every cup (2 dice each): each window draws the same
@@ -178,11 +264,13 @@ def main():
             received[name] += frames(windows[name])
         assert shot_taken, "no round reached bidding"
         assert call_checked, "no call was made"
+        assert picker_shot_taken and illegal_checked > 0, "no raise was made through the picker"
         checked = sum(check_frames(name, received[name]) for name in NAMES)
         assert checked > 30, "too few frames captured (%d): is the performance log on?" % checked
         winner = text_of(ann, "phase")
-        print("browser test: Liar's Dice in three windows to the end (%s), %d moves, %d frames checked: ok (%.1f s)"
-              % (winner, moves, checked, time.time() - started))
+        print("browser test: Liar's Dice in three windows to the end (%s), %d moves (bids through the picker, %d raises "
+              "checked for illegal bids), %d frames checked: ok (%.1f s)"
+              % (winner, moves, illegal_checked, checked, time.time() - started))
     finally:
         for driver in windows.values():
             driver.quit()

@@ -124,9 +124,12 @@ def main():
         assert "next timer in" in text_of(ann, "timer"), "the turn timer is shown"
         assert len(ann.find_elements(By.CSS_SELECTOR, "#leds .led")) == 6
 
-        # Out of turn: the server refuses, on Bob's screen; nothing happens on Ann's.
+        # Out of turn: Bob's flip button is disabled (his state lists no flip for him);
+        # a flip sent anyway is refused by the server, on Bob's screen; nothing happens on Ann's.
         before = log_count(ann)
-        click(bob, 'button[data-action="flip"]')
+        assert not bob.find_element(By.CSS_SELECTOR, 'button[data-action="flip"]').is_enabled(), "Bob may flip on Ann's turn"
+        assert bob.find_element(By.CSS_SELECTOR, 'button[data-action="snap"]').is_enabled(), "snap is anyone's, any time"
+        bob.execute_script("act('flip', [])")
         wait(bob, shows(bob, "notice", "it is Ann's turn, not yours (flip waits for your turn)"), "the refused flip on Bob's screen")
         assert bob.find_element(By.ID, "notice").is_displayed()
         # Snap has no dice: no dice drawn, no Roll button; the stacks are face down (counts).

@@ -359,39 +359,13 @@ function showState(s) {
   $("roll").hidden = !hasDice;
   const myTurn = s.phase === "playing" && (!s.current || (seat && s.current === seat.name));
   $("roll").disabled = !myTurn;
-  const actions = $("actions");
-  actions.replaceChildren();
-  const choices = s.rules.choices || {};
-  let needsArgs = false;
-  for (const name of s.rules.actions) {
-    if (Array.isArray(choices[name]) && choices[name].length > 0) {
-      // An action with declared choices: one button per value.
-      const group = document.createElement("span");
-      group.className = "choices";
-      group.dataset.action = name;
-      const label = document.createElement("span");
-      label.className = "label";
-      label.textContent = name;
-      group.appendChild(label);
-      for (const value of choices[name].slice(0, 60)) {
-        const b = button(String(value), "choice", () => act(name, [parseArgs(String(value))[0]]));
-        b.dataset.choice = value;
-        b.disabled = s.phase !== "playing";
-        group.appendChild(b);
-      }
-      actions.appendChild(group);
-      continue;
-    }
-    needsArgs = true;
-    const b = document.createElement("button");
-    b.type = "button";
-    b.dataset.action = name;
-    b.textContent = name;
-    b.disabled = s.phase !== "playing";
-    b.onclick = () => act(name);
-    actions.appendChild(b);
-  }
-  $("action-args").parentElement.hidden = !needsArgs;
+  // The moves this seat may make now (`moves`): a button, a button per value, or a
+  // picker per action, disabled when it is not this seat's move; the free-text box only
+  // for actions whose moves the rules do not list.
+  const playing = s.phase === "playing";
+  const sides = hasDice ? Number((s.rules.dice || "").split("d")[1]) || 0 : 0;
+  const free = MovePicker.draw($("actions"), s.rules.actions, s.moves, s.rules.choices || {}, playing, sides, act);
+  $("action-args").parentElement.hidden = !(playing && free.length > 0);
 
   if (s.nextTimer !== null && s.nextTimer !== undefined && s.clock !== undefined) {
     timer.deadline = performance.now() + Math.max(0, s.nextTimer - s.clock);
@@ -410,14 +384,10 @@ function tickTimer() {
 }
 
 function parseArgs(text) {
-  return text.trim().split(/\s+/).filter((w) => w.length > 0).map((w) => {
-    if (/^-?\d+(\.\d+)?$/.test(w)) return Number(w);
-    if (w === "true") return true;
-    if (w === "false") return false;
-    return w;
-  });
+  return text.trim().split(/\s+/).filter((w) => w.length > 0).map(MovePicker.parseWord);
 }
 
+/// Sends an action: `args` from a control, or (null) the words of the free-text box.
 function act(name, args) {
   notice("");
   send({ type: "action", seq: nextSeq(), name, args: args || parseArgs($("action-args").value) });
