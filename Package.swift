@@ -50,7 +50,6 @@ let package = Package(
                 .embedInCode("Analysis/dicehost-odds.lua"),
                 .embedInCode("Analysis/dicehost-odds-watch.lua"),
                 .embedInCode("Analysis/dicehost-policy.lua"),
-                .embedInCode("Analysis/dicehost-view-policy.lua"),
                 .embedInCode("Analysis/dicehost-explain.lua"),
                 .embedInCode("Session/dicehost-state.lua"),
             ]

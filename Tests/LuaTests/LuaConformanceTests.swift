@@ -6,22 +6,6 @@ import Testing
 /// case runs in the sandbox and, where this machine has it, in plain `lua5.4`, and the
 /// two must answer the same; the expected text is Lua 5.4.4's answer.
 @Suite struct LuaConformanceTests {
-    static let plainLua = ["/usr/bin/lua5.4", "/usr/local/bin/lua5.4"].first { FileManager.default.isExecutableFile(atPath: $0) }
-
-    /// What plain Lua answers for `body` (a chunk that returns a string), or nil.
-    func plain(_ body: String) throws -> String? {
-        guard let lua = Self.plainLua else { return nil }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: lua)
-        process.arguments = ["-e", "io.write(tostring((function() \(body) end)()))"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
-    }
-
     static let cases: [(body: String, lua: String)] = [
         ("return select(2, pcall(string.rep, 'x', 1 << 40))", "resulting string too large"),
         ("return select(2, pcall(string.rep, 'ab', 1e10, ','))", "resulting string too large"),
@@ -43,7 +27,7 @@ import Testing
 
     @Test(arguments: 0..<cases.count) func answersAsLuaDoes(_ index: Int) throws {
         let (body, expected) = Self.cases[index]
-        if let plain = try plain(body) { #expect(plain == expected, "plain lua5.4 answered \(plain)") }
+        if let plain = try plainLuaAnswer(body) { #expect(plain == expected, "plain lua5.4 answered \(plain)") }
         let lua = try makeState()
         let results = try lua.run(body, chunkName: "conformance.lua")
         #expect(results == [.string(expected)], "\(body)")

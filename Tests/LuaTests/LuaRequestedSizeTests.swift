@@ -9,21 +9,6 @@ import Testing
 /// `lua5.4` does (where this machine has it) and fits a budget of 200,000 instructions
 /// that the sizes asked for would overrun many times.
 @Suite struct LuaRequestedSizeTests {
-    static let plainLua = ["/usr/bin/lua5.4", "/usr/local/bin/lua5.4"].first { FileManager.default.isExecutableFile(atPath: $0) }
-
-    func plain(_ body: String) throws -> String? {
-        guard let lua = Self.plainLua else { return nil }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: lua)
-        process.arguments = ["-e", "io.write(tostring((function() \(body) end)()))"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
-    }
-
     static let cases: [(body: String, lua: String)] = [
         // string.format: Lua takes two digits of width and of precision.
         ("return select(2, pcall(string.format, '%9999999999d', 1))", "invalid conversion specification: '%9999999999d'"),
@@ -48,7 +33,7 @@ import Testing
 
     @Test(arguments: 0..<cases.count) func aRequestedSizeCostsTheWorkLuaDoes(_ index: Int) throws {
         let (body, expected) = Self.cases[index]
-        if let plain = try plain(body) { #expect(plain == expected, "plain lua5.4 answered \(plain)") }
+        if let plain = try plainLuaAnswer(body) { #expect(plain == expected, "plain lua5.4 answered \(plain)") }
         let lua = try makeState(budget: 200_000)
         let results = try lua.run(body, chunkName: "sizes.lua")
         #expect(results == [.string(expected)] || results == [.integer(Int64(expected) ?? -1)], "\(body)")

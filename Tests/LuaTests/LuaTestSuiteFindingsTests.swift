@@ -26,7 +26,7 @@ import Testing
 
     @Test(arguments: 0..<cases.count) func answersAsLuaDoes(_ index: Int) throws {
         let (body, expected) = Self.cases[index]
-        if let plain = try LuaConformanceTests().plain(body) { #expect(plain == expected, "plain lua5.4 answered \(plain)") }
+        if let plain = try plainLuaAnswer(body) { #expect(plain == expected, "plain lua5.4 answered \(plain)") }
         let lua = try makeState()
         #expect(try lua.run(body, chunkName: "findings.lua") == [.string(expected)], "\(body)")
     }

@@ -25,22 +25,21 @@ extension Equilibrium {
         let tree = try tree(of: explorer, options: options)
         let equilibrium = run(tree, options: options.equilibrium, progress: progress)
         let best = Array(InformationSetBestReply.outcomes(tree, strategy: equilibrium.strategy)[0..<seats])
-        // The bot's strategy: its move in each of its information sets (the same in every
-        // node of a set: a fair bot decides from its view).
-        var firstNode = [Int](repeating: -1, count: tree.infosetCount)
+        // The bot's strategy: its move (an action index) in each information set, the same
+        // in every node of a set (a fair bot decides from its view).
+        var botAction = [Int](repeating: -1, count: tree.infosetCount)
         for n in 0..<tree.count where tree.player[n] >= 0 {
-            let i = Int(tree.infoset[n])
-            let position = Int(tree.position[n]), first = Int(tree.actionStart[n])
-            let bot = graph.botMove[position]
-            guard bot >= 0, let k = (first..<Int(tree.actionStart[n + 1])).first(where: { tree.move[$0] == bot }) else {
-                let name = game.playerName(seat: Int(tree.player[n]) + 1)
+            let i = Int(tree.infoset[n]), first = Int(tree.actionStart[n])
+            let name = game.playerName(seat: Int(tree.player[n]) + 1)
+            let bot = graph.botMove[Int(tree.position[n])]
+            guard bot >= 0, let a = (first..<Int(tree.actionStart[n + 1])).first(where: { tree.move[$0] == bot }) else {
                 let label = bot >= 0 ? graph.moves[Int(bot)].label : "nothing"
                 throw OddsError.notAnalysable("\(name)'s bot plays \(label) where it is not among the listed moves; list it in choices")
             }
-            if firstNode[i] < 0 { firstNode[i] = n }
-            let firstK = (Int(tree.actionStart[firstNode[i]])..<Int(tree.actionStart[firstNode[i] + 1])).first { tree.move[$0] == graph.botMove[Int(tree.position[firstNode[i]])] }
-            if let firstK, firstK - Int(tree.actionStart[firstNode[i]]) != k - first {
-                throw OddsError.notAnalysable("\(game.playerName(seat: Int(tree.player[n]) + 1))'s bot moves differently in two positions its seat cannot tell apart")
+            if botAction[i] < 0 {
+                botAction[i] = a - first
+            } else if botAction[i] != a - first {
+                throw OddsError.notAnalysable("\(name)'s bot moves differently in two positions its seat cannot tell apart")
             }
         }
         var rows: [[Double]] = []
@@ -48,11 +47,8 @@ extension Equilibrium {
         for botSeat in 0..<seats {
             var strategy = equilibrium.strategy
             for i in 0..<tree.infosetCount where Int(tree.infosetPlayer[i]) == botSeat {
-                let start = Int(tree.infosetStart[i]), n = firstNode[i]
-                let bot = graph.botMove[Int(tree.position[n])]
-                for k in 0..<Int(tree.infosetActions[i]) {
-                    strategy[start + k] = tree.move[Int(tree.actionStart[n]) + k] == bot ? 1 : 0
-                }
+                let start = Int(tree.infosetStart[i])
+                for k in 0..<Int(tree.infosetActions[i]) { strategy[start + k] = k == botAction[i] ? 1 : 0 }
             }
             let other = 1 - botSeat
             let reply = InformationSetBestReply.reply(tree, strategy: strategy, seat: other)
@@ -61,7 +57,7 @@ extension Equilibrium {
                 for k in 0..<Int(tree.infosetActions[i]) { strategy[start + k] = Int32(k) == reply.choice[i] ? 1 : 0 }
             }
             rows.append(Array(InformationSetBestReply.outcomes(tree, strategy: strategy)[0..<seats]))
-            costliest.append(options.explains ? try costly(explorer: explorer, tree: tree, strategy: strategy, seat: botSeat, firstNode: firstNode) : [])
+            costliest.append(options.explains ? try costly(explorer: explorer, tree: tree, strategy: strategy, seat: botSeat) : [])
         }
         return BestPlay.Versus(players: game.playerNames, botInSeat: rows, best: best, states: graph.count,
                                residual: equilibrium.nashConv / Double(seats), tolerance: options.equilibrium.exploitability,
@@ -71,7 +67,7 @@ extension Equilibrium {
 
     /// The bot's information sets where changing its move alone gains the most.
     static func costly(explorer: MoveExplorer, tree: InformationSetTree, strategy: [Double], seat: Int,
-                       firstNode: [Int], count: Int = 5) throws -> [Costly] {
+                       count: Int = 5) throws -> [Costly] {
         let values = InformationSetBestReply.counterfactualValues(tree, strategy: strategy, seat: seat)
         var found: [(i: Int, gain: Double, better: Int, played: Int)] = []
         for i in 0..<tree.infosetCount where Int(tree.infosetPlayer[i]) == seat {
@@ -87,7 +83,7 @@ extension Equilibrium {
         found.sort { $0.gain > $1.gain }
         let game = explorer.game
         return try found.prefix(count).map { entry in
-            let n = firstNode[entry.i]
+            let n = Int(tree.infosetNode[entry.i])
             try explorer.states.restore(Int(tree.position[n]))
             let view = (try? game.viewLines(for: game.playerName(seat: seat + 1))) ?? []
             func label(_ k: Int) -> String { explorer.graph.moves[Int(tree.move[Int(tree.actionStart[n]) + k])].label }

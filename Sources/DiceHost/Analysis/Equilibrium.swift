@@ -4,9 +4,10 @@ import Foundation
 /// what each seat has been shown, by counterfactual regret minimisation (CFR+) on the
 /// game tree taken once from the rule script (`InformationSetTree`).
 ///
-///     let e = try Equilibrium.solve(rulesFile: "examples/rules/liars-dice-openspiel.lua")
-///     e.wins[0]            // Ann's chance under the average strategy
-///     e.exploitability     // how much a best reply could still gain, per seat
+///     if case .secrets(let e) = try BestPlay.analyse(rulesFile: "examples/rules/liars-dice-openspiel.lua") {
+///         e.wins[0]            // Ann's chance under the strategy found
+///         e.exploitability     // how much a best reply could still gain, per seat
+///     }
 ///
 /// A seat's information set is its view at every position on the way and every event
 /// it received (perfect recall), or its current view alone when the rules declare
@@ -40,7 +41,6 @@ public enum Equilibrium {
         public var exploitability: Double
         /// Two seats: the bracket that holds the first seat's value of the game.
         public var valueBracket: ClosedRange<Double>?
-        public var constantSum: Bool
         public var perfectRecall: Bool
         public var iterations: Int
         public var stoppedBy: String
@@ -82,7 +82,7 @@ public enum Equilibrium {
         var kept = "average"
         func exploitability(_ strategy: [Double]) -> (Double, [Double]) {
             let replies = (0..<seats).map { InformationSetBestReply.reply(tree, strategy: strategy, seat: $0).value }
-            let own = (0..<seats).map { InformationSetBestReply.utility(tree, strategy: strategy, seat: $0) }
+            let own = InformationSetBestReply.utilities(tree, strategy: strategy)
             return (zip(replies, own).map { max(0, $0 - $1) }.reduce(0, +), replies)
         }
         func measure() {
@@ -126,26 +126,22 @@ public enum Equilibrium {
         let tree = try tree(of: explorer, options: options)
         let explored = DispatchTime.now().uptimeNanoseconds
         let run = run(tree, options: options.equilibrium, progress: progress)
-        let measured = (conv: run.nashConv, replies: run.replies, strategy: run.strategy)
-        let stoppedBy = run.stoppedBy
         let seats = game.playerNames.count
-        let cfr = (iterations: run.iterations, ())
-        let outcome = InformationSetBestReply.outcomes(tree, strategy: measured.strategy)
-        let constantSum = seats == 2 || (seats == 1)
-        var bracket: ClosedRange<Double>?
-        if seats == 2 {
-            let low = 1 - measured.replies[1], high = measured.replies[0]
-            bracket = min(low, high)...max(low, high)
-        }
+        let outcome = InformationSetBestReply.outcomes(tree, strategy: run.strategy)
+        let wins = Array(outcome[0..<seats])
+        // Whatever the strategies, Ann's value is at most her best reply to Bob's, and at
+        // least what remains after Bob's best reply to hers.
+        let bracket = seats == 2 ? (1 - run.replies[1])...max(1 - run.replies[1], run.replies[0]) : nil
         let solved = DispatchTime.now().uptimeNanoseconds
-        let module = options.writesPolicy ? try explorer.equilibriumPolicyModule(tree: tree, strategy: measured.strategy, rulesFile: rulesFile,
-                                                                                 params: options.params, wins: Array(outcome[0..<seats])) : nil
+        let module = options.writesPolicy ? try explorer.equilibriumPolicyModule(tree: tree, strategy: run.strategy, rulesFile: rulesFile,
+                                                                                 params: options.params, wins: wins) : nil
         return Result(rules: game.rules.name, rulesFile: rulesFile, players: game.playerNames,
                       params: options.params.map { "\($0.0)=\($0.1)" },
-                      wins: Array(outcome[0..<seats]), draw: outcome[seats], loss: outcome[seats + 1],
-                      bestReplies: measured.replies, nashConv: measured.conv, exploitability: measured.conv / Double(seats),
-                      valueBracket: bracket, constantSum: constantSum, perfectRecall: tree.perfectRecall,
-                      iterations: cfr.iterations, stoppedBy: stoppedBy, strategy: run.strategyKind, positions: explorer.graph.count, nodes: tree.count,
+                      wins: wins, draw: outcome[seats], loss: outcome[seats + 1],
+                      bestReplies: run.replies, nashConv: run.nashConv, exploitability: run.nashConv / Double(seats),
+                      valueBracket: bracket, perfectRecall: tree.perfectRecall,
+                      iterations: run.iterations, stoppedBy: run.stoppedBy, strategy: run.strategyKind,
+                      positions: explorer.graph.count, nodes: tree.count,
                       informationSets: (0..<seats).map { s in tree.infosetPlayer.filter { Int($0) == s }.count },
                       exploreSeconds: Double(explored - started) / 1e9, solveSeconds: Double(solved - explored) / 1e9,
                       processMemoryPeak: Odds.maxResidentBytes(), policyModule: module)

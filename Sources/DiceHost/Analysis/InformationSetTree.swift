@@ -31,12 +31,14 @@ final class InformationSetTree {
     var outcome: [Int32] = []
 
     /// Per information set: its seat, where its strategy starts in the per-action arrays,
-    /// how many actions, a position in it, and how many nodes it holds.
+    /// how many actions.
     var infosetPlayer: [Int32] = []
     var infosetStart: [Int32] = []
     var infosetActions: [Int32] = []
-    var infosetPosition: [Int32] = []
-    var infosetNodes: [Int32] = []
+    /// Per information set, its first node (a representative: the view there is the set's).
+    var infosetNode: [Int32] = []
+    /// Per seat, made on first use: see `replyLevels(of:)`.
+    private var levelsBySeat: [Int: [Int]] = [:]
 
     var count: Int { player.count }
     var infosetCount: Int { infosetPlayer.count }
@@ -140,10 +142,8 @@ final class InformationSetTree {
                 infosetPlayer.append(seat)
                 infosetStart.append(Int32(strategySize))
                 infosetActions.append(Int32(labels.count))
-                infosetPosition.append(Int32(p))
-                infosetNodes.append(0)
+                infosetNode.append(Int32(position.count - 1))
             }
-            infosetNodes[Int(i)] += 1
             infoset.append(i)
             for (m, edges) in rawChildren[raw] {
                 move.append(Int32(m))
@@ -152,6 +152,40 @@ final class InformationSetTree {
             }
             actionStart.append(Int32(move.count))
         }
+    }
+
+    /// Each of `seat`'s information sets gets a level: 0 when none of the seat's sets lies
+    /// below any of its nodes, else one more than the highest level below. A best reply
+    /// decides sets from level 0 up, so each set once all that follows it is. With perfect
+    /// recall the levels count the seat's decisions still to come; with a view as the
+    /// information set a set may lie below itself (the levels then stop growing at a cap,
+    /// and the reply is the best of one move changed at a time). They depend on the tree
+    /// alone, so each seat's are worked out once.
+    func replyLevels(of seat: Int) -> [Int] {
+        if let known = levelsBySeat[seat] { return known }
+        var level = [Int](repeating: 0, count: infosetCount)
+        var below = [Int](repeating: -1, count: count)
+        for _ in 0..<64 {
+            var changed = false
+            for node in stride(from: count - 1, through: 0, by: -1) where player[node] >= 0 {
+                var b = -1
+                for a in Int(actionStart[node])..<Int(actionStart[node + 1]) {
+                    for e in Int(edgeStart[a])..<Int(edgeStart[a + 1]) {
+                        let c = Int(child[e])
+                        b = max(b, below[c])
+                        if Int(player[c]) == seat { b = max(b, level[Int(infoset[c])]) }
+                    }
+                }
+                below[node] = b
+                if Int(player[node]) == seat, b + 1 > level[Int(infoset[node])] {
+                    level[Int(infoset[node])] = b + 1
+                    changed = true
+                }
+            }
+            if !changed { break }
+        }
+        levelsBySeat[seat] = level
+        return level
     }
 
     static func list(_ labels: [String]) -> String {

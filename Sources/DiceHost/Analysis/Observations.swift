@@ -13,8 +13,6 @@ final class Observations {
     var edge: [UInt64] = []
 
     init(seats: Int) { self.seats = seats }
-
-    func views(of position: Int) -> ArraySlice<UInt64> { view[position * seats..<(position + 1) * seats] }
 }
 
 /// FNV-1a over bytes, finished with a 64-bit mixer: a fingerprint of what a seat saw.

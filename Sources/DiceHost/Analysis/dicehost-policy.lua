@@ -4,7 +4,9 @@
 -- it, so the bot that requires the module computes the same keys. With keeps_dice (the
 -- rules keep dice, `keep_dice = true`) each player's last roll values are part of the key:
 -- the best dice to keep depend on them.
-local keeps_dice = ...
+-- With of_view, the function keys what a seat sees instead: its view (as bot(v, p) gets it),
+-- whole; the equilibrium of a game with secrets is written keyed by it.
+local keeps_dice, of_view = ...
 local type, next, rawget, tostring, format, sort, concat, mtype =
   type, next, rawget, tostring, string.format, table.sort, table.concat, math.type
 local function key_less(a, b)
@@ -19,7 +21,7 @@ local function put(v, out, seen)
     if seen[v] then out[#out + 1] = "@"; return end
     seen[v] = true
     local keys = {}
-    for k in next, v do if k ~= "last_roll" then keys[#keys + 1] = k end end
+    for k in next, v do if of_view or k ~= "last_roll" then keys[#keys + 1] = k end end
     sort(keys, key_less)
     out[#out + 1] = "{"
     for i = 1, #keys do
@@ -48,5 +50,12 @@ local function key(g)
     end
   end
   return concat(out)
+end
+if of_view then
+  return function(v)
+    local out = {}
+    put(v, out, {})
+    return concat(out)
+  end
 end
 return key
