@@ -13,6 +13,7 @@ enum EquilibriumReport {
                      : "information sets: each seat's view alone (the rules declare view_is_complete = true)")
         let sets = zip(r.players, r.informationSets).map { "\($0.0) \($0.1)" }.joined(separator: ", ")
         lines.append("\(r.positions) positions, \(r.nodes) nodes of the game tree; information sets: \(sets)")
+        if let note = SolveReport.statisticsNote(r.forgotStatistics) { lines.append(note) }
         let stop: String
         switch r.stoppedBy {
         case "exploitability": stop = "reached the target exploitability"
@@ -45,7 +46,7 @@ enum EquilibriumReport {
             "wins": Dictionary(uniqueKeysWithValues: zip(r.players, r.wins)), "winsBySeat": r.wins, "draw": r.draw, "loss": r.loss,
             "bestReplies": r.bestReplies, "nashConv": r.nashConv, "exploitability": r.exploitability,
             "perfectRecall": r.perfectRecall, "iterations": r.iterations, "stoppedBy": r.stoppedBy, "strategy": r.strategy,
-            "positions": r.positions, "nodes": r.nodes, "informationSets": r.informationSets,
+            "positions": r.positions, "nodes": r.nodes, "forgotStatistics": r.forgotStatistics, "informationSets": r.informationSets,
             "exploreSeconds": r.exploreSeconds, "solveSeconds": r.solveSeconds, "processMemoryPeak": r.processMemoryPeak,
         ]
         if let b = r.valueBracket { object["valueBracket"] = [b.lowerBound, b.upperBound] }

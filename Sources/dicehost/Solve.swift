@@ -208,6 +208,7 @@ enum SolveReport {
             lines.append("everyone sees everything (--open): every cup is open to every seat, which is not the game as played")
         }
         lines.append("\(r.states) positions, \(r.decisions) where a player decides, \(r.moves) legal moves")
+        if let note = statisticsNote(r.forgotStatistics) { lines.append(note) }
         lines.append(String(format: "value iteration: %d sweeps, largest change in the last %.1e (tolerance %.1e)%@",
                             r.sweeps, r.residual, r.tolerance, r.converged ? "" : " — NOT converged: raise the sweeps or loosen --tolerance"))
         lines.append(String(format: "explored in %.2f s, solved in %.2f s; memory: Lua heap %.1f MiB, process %.1f MiB",
@@ -227,13 +228,20 @@ enum SolveReport {
         return lines.joined(separator: "\n")
     }
 
+    /// The line that says which `rules.statistics` fields positions left out.
+    static func statisticsNote(_ fields: [String]) -> String? {
+        guard !fields.isEmpty else { return nil }
+        return "statistics kept out of positions (rules.statistics, checked on \(BestPlay.statisticsSampleGames) sampled games): "
+            + fields.joined(separator: ", ")
+    }
+
     static func json(_ r: BestPlay.Result) -> String {
         var object: [String: Any] = [
             "rules": r.rules, "rulesFile": r.rulesFile, "players": r.players, "params": r.params,
             "wins": Dictionary(uniqueKeysWithValues: zip(r.players, r.wins)), "winsBySeat": r.wins,
             "draw": r.draw, "loss": r.loss, "neverEnds": r.neverEnds, "everyoneSeesEverything": r.everyoneSeesEverything, "states": r.states, "decisions": r.decisions, "moves": r.moves,
             "sweeps": r.sweeps, "residual": r.residual, "tolerance": r.tolerance, "converged": r.converged,
-            "droppedLastRoll": r.droppedLastRoll, "exploreSeconds": r.exploreSeconds, "solveSeconds": r.solveSeconds,
+            "droppedLastRoll": r.droppedLastRoll, "forgotStatistics": r.forgotStatistics, "exploreSeconds": r.exploreSeconds, "solveSeconds": r.solveSeconds,
             "luaMemoryPeak": r.luaMemoryPeak, "processMemoryPeak": r.processMemoryPeak,
             "moveCounts": Dictionary(uniqueKeysWithValues: r.moveCounts.map { ($0.0, $0.1) }),
         ]

@@ -86,7 +86,14 @@ public enum BestPlay {
         public var policyModule: String?
         /// The policy told compactly (with `Options.explains`).
         public var explanation: PolicyExplanation? = nil
+        /// The `rules.statistics` fields left out of positions (each holds its starting
+        /// value there; the promise was checked on sampled games).
+        public var forgotStatistics: [String] = []
     }
+
+    /// How many games from the start check a `rules.statistics` declaration (each up to
+    /// 200 moves, a few moves per step made with and without the fields' values).
+    public static var statisticsSampleGames: Int { MoveExplorer.statisticsWalks }
 
     /// What `solve` gives: best play where everyone sees everything, or an equilibrium
     /// over what each seat is shown in a game with a view.
@@ -175,7 +182,7 @@ public enum BestPlay {
                       droppedLastRoll: !keptLastRoll,
                       exploreSeconds: Double(explored - started) / 1e9, solveSeconds: Double(solved - explored) / 1e9,
                       luaMemoryPeak: game.lua.memoryPeak, processMemoryPeak: Odds.maxResidentBytes(), policyModule: module,
-                      explanation: explanation)
+                      explanation: explanation, forgotStatistics: explorer.states.graph.forgotStatistics)
     }
 }
 

@@ -55,6 +55,8 @@ public enum Equilibrium {
         public var processMemoryPeak: Int
         /// The equilibrium as a Lua module a bot can `require` (with `writesPolicy`).
         public var policyModule: String?
+        /// The `rules.statistics` fields left out of positions (see `BestPlay.Result`).
+        public var forgotStatistics: [String] = []
     }
 
     struct Run {
@@ -144,6 +146,7 @@ public enum Equilibrium {
                       positions: explorer.graph.count, nodes: tree.count,
                       informationSets: (0..<seats).map { s in tree.infosetPlayer.filter { Int($0) == s }.count },
                       exploreSeconds: Double(explored - started) / 1e9, solveSeconds: Double(solved - explored) / 1e9,
-                      processMemoryPeak: Odds.maxResidentBytes(), policyModule: module)
+                      processMemoryPeak: Odds.maxResidentBytes(), policyModule: module,
+                      forgotStatistics: explorer.states.graph.forgotStatistics)
     }
 }

@@ -5,14 +5,18 @@ import Lua
 /// game where everyone sees everything, or the equilibrium of a game with secrets keyed by
 /// what a seat sees.
 extension MoveExplorer {
+    /// `rules.statistics` for the key function: a Lua list, and as module source text.
+    var statisticsList: LuaValue { .table(game.lua.makeTable(array: game.rules.statistics.map { .string($0) })) }
+    var statisticsLiteral: String { "{" + game.rules.statistics.map(Self.luaQuoted).joined(separator: ", ") + "}" }
+
     /// The best move of every decision position as a Lua module: keys from
     /// `dicehost-policy.lua` (a bot's view of the data), so a bot can look its move up.
     func policyModule(choice: [Int32], heading: String, chances: String) throws -> String {
         let lua = game.lua
         let source = String(decoding: PackageResources.dicehost_policy_lua, as: UTF8.self)
         let keepsDice = game.rules.keepsDice
-        let keyFunction = try lua.call(.function(try lua.load(source, chunkName: "dicehost-policy")), [.boolean(keepsDice)],
-                                       budget: .some(nil)).first ?? .nil
+        let keyFunction = try lua.call(.function(try lua.load(source, chunkName: "dicehost-policy")),
+                                       [.boolean(keepsDice), .boolean(false), statisticsList], budget: .some(nil)).first ?? .nil
         var answers: [String] = []
         var answerIndex: [String: Int] = [:]
         var best: [String: Int] = [:]
@@ -42,7 +46,7 @@ extension MoveExplorer {
                      "-- A bot that plays it: local best = require(\"<this file's name>\")",
                      "--                      function game.bot(g, p) return best.move(g, p) end",
                      "-- move(g, p) is nil (roll) in a position best play never reaches.",
-                     "local key = (function(...)", source, "end)(\(keepsDice))",
+                     "local key = (function(...)", source, "end)(\(keepsDice), false, \(statisticsLiteral))",
                      "local answers = {" + answers.joined(separator: ", ") + "}",
                      "local best = {"]
         for key in order { lines.append("[" + Self.luaQuoted(key) + "]=" + String(best[key] ?? 1) + ",") }
@@ -62,8 +66,8 @@ extension MoveExplorer {
                                  params: [(String, String)], wins: [Double]) throws -> String {
         let lua = game.lua
         let source = String(decoding: PackageResources.dicehost_policy_lua, as: UTF8.self)
-        let keyFunction = try lua.call(.function(try lua.load(source, chunkName: "dicehost-policy")), [.boolean(false), .boolean(true)],
-                                       budget: .some(nil)).first ?? .nil
+        let keyFunction = try lua.call(.function(try lua.load(source, chunkName: "dicehost-policy")),
+                                       [.boolean(false), .boolean(true), statisticsList], budget: .some(nil)).first ?? .nil
         var entries: [String: (moves: [String], p: [Double])] = [:]
         var order: [String] = []
         for i in 0..<tree.infosetCount {
@@ -100,7 +104,7 @@ extension MoveExplorer {
                      "-- A bot that plays it: local best = require(\"<this file's name>\")",
                      "--                      function game.bot(v, p) return best.move(v, p) end",
                      "-- move(v, p) draws a move with the game's generator; nil (roll) in a view the equilibrium never reaches.",
-                     "local key = (function(...)", source, "end)(false, true)",
+                     "local key = (function(...)", source, "end)(false, true, \(statisticsLiteral))",
                      "local policy = {"]
         for key in order {
             guard let entry = entries[key] else { continue }

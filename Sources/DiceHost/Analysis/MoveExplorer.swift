@@ -38,8 +38,10 @@ final class MoveExplorer {
         }
         states.graph.droppedLastRoll = !states.keepLastRoll
         if observations != nil { game.recordsEvents = true }
+        try states.forgetStatistics()
         _ = try states.encodeCurrent()
         graph.terminal.append(states.graph.terminal[0])
+        try checkStatistics()
         var next = 0
         var lastReport = DispatchTime.now().uptimeNanoseconds
         while next < graph.count {

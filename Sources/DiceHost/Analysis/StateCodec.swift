@@ -38,6 +38,12 @@ enum StateCodec {
         var encode: LuaValue
         var decode: LuaValue
         var configure: LuaValue
+        /// A position's key without numbering it (statistics forgotten first).
+        var keyOf: LuaValue
+        /// (g, players, names): takes the starting values of `rules.statistics`.
+        var rememberStatistics: LuaValue
+        /// (g, players): puts the starting values back in the live game.
+        var forgetStatistics: LuaValue
     }
 
     static func load(into lua: LuaState) throws -> Functions {
@@ -47,7 +53,9 @@ enum StateCodec {
             throw OddsError.internal("the odds codec did not load")
         }
         return Functions(encode: lua.get(exports, "encode"), decode: lua.get(exports, "decode"),
-                         configure: lua.get(exports, "configure"))
+                         configure: lua.get(exports, "configure"), keyOf: lua.get(exports, "key_of"),
+                         rememberStatistics: lua.get(exports, "remember_statistics"),
+                         forgetStatistics: lua.get(exports, "forget_statistics"))
     }
 }
 

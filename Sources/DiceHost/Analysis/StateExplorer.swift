@@ -176,7 +176,15 @@ final class StateExplorer {
         try timed("encode") { try encodeCurrentUntimed() }
     }
 
-    func encodeCurrentUntimed() throws -> (Int, Bool) {
+    /// What the codec is called with for the live position, and the host half of it.
+    struct CodecCall {
+        var arguments: [LuaValue]
+        var hostKey: String
+        var terminal: StateGraph.Terminal?
+        var position: HostPosition
+    }
+
+    func codecCall() throws -> CodecCall {
         let lua = game.lua
         let host = game.host
         var hostKey: String
@@ -212,6 +220,38 @@ final class StateExplorer {
         var arguments: [LuaValue] = [.table(game.g), .table(playerList), timerMeta,
                                      .boolean(graph.droppedLastRoll), .string(hostKey), .boolean(terminal != nil)]
         arguments += ranked.map { .integer(Int64($0)) }
+        return CodecCall(arguments: arguments, hostKey: hostKey, terminal: terminal, position: position)
+    }
+
+    /// The live position's key, unnumbered: statistics are forgotten in the live game first
+    /// (`MoveExplorer.checkStatistics` compares keys of games it plays on the side).
+    func currentKey() throws -> String {
+        let call = try codecCall()
+        do {
+            guard case .string(let key)? = try game.lua.call(codec.keyOf, call.arguments, budget: .some(nil)).first else {
+                throw OddsError.internal("the codec made no key")
+            }
+            return key
+        } catch let error as LuaError {
+            if error.message.hasPrefix("not analysable: ") { throw OddsError.notAnalysable(String(error.message.dropFirst(16))) }
+            throw OddsError.internal("encoding a position: \(error)")
+        }
+    }
+
+    /// From now on every position holds the starting values of `rules.statistics` (the
+    /// live game must be at the start).
+    func forgetStatistics() throws {
+        let names = game.rules.statistics
+        guard !names.isEmpty else { return }
+        _ = try game.lua.call(codec.rememberStatistics, [.table(game.g), .table(playerList), .table(game.lua.makeTable(array: names.map { .string($0) }))],
+                              budget: .some(nil))
+        graph.forgotStatistics = names
+    }
+
+    func encodeCurrentUntimed() throws -> (Int, Bool) {
+        let lua = game.lua
+        let call = try codecCall()
+        let (arguments, hostKey, terminal, position) = (call.arguments, call.hostKey, call.terminal, call.position)
         let result: [LuaValue]
         do {
             result = try timed("encode in Lua") { try lua.call(codec.encode, arguments, budget: .some(nil)) }

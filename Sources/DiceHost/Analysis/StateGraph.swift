@@ -31,6 +31,8 @@ final class StateGraph {
     var initialMetrics: [(metric: Int32, value: Double)] = []
     /// Whether the players' `last_roll` was left out of positions (see `StateCodec`).
     var droppedLastRoll = false
+    /// The `rules.statistics` fields positions left out (held at their starting values).
+    var forgotStatistics: [String] = []
     /// Rolls that only reached what another position's rolls had (see `RepeatedRolls`).
     var repeatedRolls = RepeatedRollCounter()
 

@@ -55,14 +55,60 @@ local index, keys_by_id, count = {}, {}, 0
 -- see dicehost-odds-watch.lua); meeting it anywhere else means a hook can reach it:
 -- the error "restart: ..." asks for the analysis again with last rolls kept.
 -- encode(g, players, timer_meta, drop_last_roll, host_key, terminal, ranked ids...) -> state number, is new
+-- Statistics (rules.statistics): fields of g.state and of the players that later play
+-- never depends on (a roll counter read only by g:record). Once remember_statistics has
+-- taken their values at the start, every position holds those starting values in their
+-- place (forget_statistics, before the walk), so positions that differ only there are
+-- one. The values are copied (a table among them too), never shared between positions.
+local statistic_names, statistic_start = nil, nil
+local function copy_data(v, seen)
+  if type(v) ~= "table" then return v end
+  local made = seen[v]
+  if made then return made end
+  made = {}
+  seen[v] = made
+  for k, x in raw_next, v do made[copy_data(k, seen)] = copy_data(x, seen) end
+  return made
+end
+
+local function remember_statistics(g, players, names)
+  local state = rawget(g, "state")
+  local start = {state = {}, players = {}}
+  for i = 1, #names do
+    local name = names[i]
+    if type(state) == "table" then start.state[name] = copy_data(rawget(state, name), {}) end
+    for seat = 1, #players do
+      start.players[seat] = start.players[seat] or {}
+      start.players[seat][name] = copy_data(rawget(players[seat], name), {})
+    end
+  end
+  statistic_names, statistic_start = names, start
+end
+
+local function forget_statistics(g, players)
+  local names = statistic_names
+  if not names then return end
+  local state = rawget(g, "state")
+  for i = 1, #names do
+    local name = names[i]
+    if type(state) == "table" then rawset(state, name, copy_data(statistic_start.state[name], {})) end
+    for seat = 1, #players do
+      local start = statistic_start.players[seat]
+      rawset(players[seat], name, copy_data(start and start[name], {}))
+    end
+  end
+end
+
+-- The position's key as encode makes it (statistics forgotten first), without numbering it.
+local function key_of(g, players, timer_meta, drop_last_roll, host_key, terminal, ...)
+  if terminal then return "T" .. host_key end
+  forget_statistics(g, players)
+  return build_key(g, players, timer_meta, drop_last_roll, host_key, ...)
+end
+
 local function encode(g, players, timer_meta, drop_last_roll, host_key, terminal, ...)
   if drop_last_roll and observed() then error("restart: a hook looked into a player's last roll", 0) end
-  local key
-  if terminal then
-    key = "T" .. host_key
-  else
-    key = build_key(g, players, timer_meta, drop_last_roll, host_key, ...)
-  end
+  local key = key_of(g, players, timer_meta, drop_last_roll, host_key, terminal, ...)
   local id = index[key]
   if id then return id, false end
   count = count + 1
@@ -79,4 +125,5 @@ end
 
 local function state_count() return count end
 
-return {encode = encode, decode = decode, state_count = state_count, configure = configure}
+return {encode = encode, decode = decode, state_count = state_count, configure = configure,
+        key_of = key_of, remember_statistics = remember_statistics, forget_statistics = forget_statistics}

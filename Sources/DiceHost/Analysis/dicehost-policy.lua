@@ -6,7 +6,11 @@
 -- the best dice to keep depend on them.
 -- With of_view, the function keys what a seat sees instead: its view (as bot(v, p) gets it),
 -- whole; the equilibrium of a game with secrets is written keyed by it.
-local keeps_dice, of_view = ...
+-- statistics lists the rules' statistics fields (rules.statistics): solve's positions
+-- hold their starting values, so a key leaves a field of such a name out wherever it is.
+local keeps_dice, of_view, statistics = ...
+local skipped = {}
+if type(statistics) == "table" then for i = 1, #statistics do skipped[statistics[i]] = true end end
 local type, next, rawget, tostring, format, sort, concat, mtype =
   type, next, rawget, tostring, string.format, table.sort, table.concat, math.type
 local function key_less(a, b)
@@ -21,7 +25,9 @@ local function put(v, out, seen)
     if seen[v] then out[#out + 1] = "@"; return end
     seen[v] = true
     local keys = {}
-    for k in next, v do if of_view or k ~= "last_roll" then keys[#keys + 1] = k end end
+    for k in next, v do
+      if (of_view or k ~= "last_roll") and not skipped[k] then keys[#keys + 1] = k end
+    end
     sort(keys, key_less)
     out[#out + 1] = "{"
     for i = 1, #keys do

@@ -84,6 +84,12 @@ public struct RuleSet: Sendable {
     /// `unordered_dice = true`: the order of a roll's values never matters to the rules
     /// (Liar's Dice sorts each cup), so `odds` and `solve` follow each set of values once.
     public var unorderedDice = false
+    /// `statistics = {"rolls", "full_turn"}`: fields of `g.state` and of each player
+    /// table that the rules keep only for statistics (`g:record`, a message), which later
+    /// play never depends on. `solve` keeps them out of positions (each position holds
+    /// their starting values), so a roll counter does not multiply the positions; it
+    /// checks the promise on sampled games and refuses the rules when play differs.
+    public var statistics: [String] = []
     /// False when the rules declare `dice = false` (Snap): front ends draw no dice.
     public var hasDice = true
     /// Problems that do not stop the rules loading (`dicehost check` prints them): a
@@ -245,6 +251,27 @@ public struct RuleSet: Sendable {
             }
             return inputs
         }
+        switch lua.get(table, "statistics") {
+        case .nil: break
+        case .table(let t):
+            let names = lua.array(t)
+            guard names.count == lua.entries(t).count, names.count <= 64 else {
+                throw GameError.invalidRules("statistics must be a list of at most 64 field names, e.g. {\"rolls\", \"full_turn\"}", location: location)
+            }
+            for value in names {
+                guard case .string(let field) = value, !field.isEmpty, field.utf8.count <= 100 else {
+                    throw GameError.invalidRules("statistics must list field names (strings) of g.state and the players, e.g. {\"rolls\"}, got \(value.description.prefix(40))",
+                                                 location: location)
+                }
+                guard !Self.hostPlayerFields.contains(field) else {
+                    throw GameError.invalidRules("statistics cannot list '\(field)': the host keeps it for the rules (\(Self.hostPlayerFields.sorted().joined(separator: ", ")))",
+                                                 location: location)
+                }
+                if !statistics.contains(field) { statistics.append(field) }
+            }
+        case let other:
+            throw GameError.invalidRules("statistics must be a list of field names, e.g. {\"rolls\", \"full_turn\"}, got \(other.typeName)", location: location)
+        }
         anytime = try inputList("anytime", "any player may make out of turn", example: "{\"snap\"}")
         whileOut = try inputList("while_out", "a player who is out may still make", example: "{\"show\"}")
         choices = [:]
@@ -297,7 +324,9 @@ public struct RuleSet: Sendable {
     }
 
     /// Every field of a rule table the host reads: the declaration's and the hooks.
-    static let knownFields: Set<String> = Set(knownHooks + ["name", "players", "dice", "params", "actions", "anytime", "while_out", "choices", "base", "secret_rolls", "keep_dice", "unordered_dice", "view_is_complete"])
+    static let knownFields: Set<String> = Set(knownHooks + ["name", "players", "dice", "params", "actions", "anytime", "while_out", "choices", "base", "secret_rolls", "keep_dice", "unordered_dice", "view_is_complete", "statistics"])
+    /// Fields of a player table the host itself keeps (never rules' statistics).
+    static let hostPlayerFields: Set<String> = ["name", "seat", "last_roll", "dice", "eliminated"]
 
     /// The known field a misspelled one most likely meant (`on_rol` → `roll`,
     /// `turn_start` → `turn`): the smallest edit distance once common decorations
