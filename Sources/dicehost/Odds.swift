@@ -213,10 +213,27 @@ enum OddsReport {
 
     /// `--vs FILE.lua`: a policy module in each seat against the rules' bot.
     static func text(_ v: PolicyVersus, rules: String) -> String {
-        comparison("\(rules): the policy \(v.policyFile) in each seat against the rules' bot in the others",
-                   states: v.states, tolerance: v.tolerance, residual: v.residual, seconds: v.seconds,
-                   columns: "policy vs bot  bot vs bot     gained", differenceFormat: "%+.6f",
-                   rows: v.players.indices.map { (v.players[$0], v.policyInSeat[$0][$0], v.botOnly[$0]) }, difference: { $0 - $1 })
+        let everywhere = "every seat plays the policy: " + zip(v.players, v.policyEverywhere).map { String(format: "%@ %.6f", $0.0, $0.1) }.joined(separator: ", ")
+        if v.withSecrets || v.noBot != nil {
+            var lines = [v.withSecrets ? "\(rules): the equilibrium \(v.policyFile) played exactly: each seat looks its move up by its view and plays the module's probabilities"
+                                       : "\(rules): the policy \(v.policyFile) in every seat",
+                         String(format: "%d positions; %.2f s", v.states, v.seconds), everywhere]
+            if let why = v.noBot { lines.append("(\(why))") }
+            if !v.policyInSeat.isEmpty {
+                lines += ["", "seat            policy vs bot  bot vs bot     gained"]
+                for (seat, name) in v.players.enumerated() {
+                    let policy = v.policyInSeat[seat][seat], bot = v.botOnly[seat]
+                    lines.append(pad(name, 16) + pad(String(format: "%.6f", policy), 15) + pad(String(format: "%.6f", bot), 15)
+                                 + String(format: "%+.6f", policy - bot))
+                }
+            }
+            return lines.joined(separator: "\n")
+        }
+        return comparison("\(rules): the policy \(v.policyFile) in each seat against the rules' bot in the others",
+                          states: v.states, tolerance: v.tolerance, residual: v.residual, seconds: v.seconds,
+                          columns: "policy vs bot  bot vs bot     gained", differenceFormat: "%+.6f",
+                          rows: v.players.indices.map { (v.players[$0], v.policyInSeat[$0][$0], v.botOnly[$0]) }, difference: { $0 - $1 })
+            + "\n" + everywhere
     }
 
     /// A seat-by-seat table of two chances and their difference, under a heading.
@@ -236,6 +253,7 @@ enum OddsReport {
 
     static func json(_ v: PolicyVersus) -> String {
         encode(["players": v.players, "policy": v.policyFile, "policyInSeat": v.policyInSeat, "botOnly": v.botOnly,
+                "policyEverywhere": v.policyEverywhere, "secrets": v.withSecrets,
                 "states": v.states, "residual": v.residual, "tolerance": v.tolerance, "seconds": v.seconds] as [String: Any])
     }
 

@@ -118,6 +118,41 @@ import Testing
         #expect(result.winRates[0].contains(e.wins[0]), "sim \(result.winRates[0]) vs solve \(e.wins[0])")
     }
 
+    /// The module played back exactly by `odds --vs` (`BestPlay.versus(policyFile:)`):
+    /// every seat playing it gives solve's value; against the predictable bot (hide 1,
+    /// guess 1) it wins what the hand computation gives: hiding 1 a third of the time
+    /// Ann wins 2/3 against a Bob who always guesses 1; guessing 1 a third of the time
+    /// Bob wins 1/3 against an Ann who always hides 1; the bots alone: Bob guesses right.
+    @Test func theEquilibriumPolicyPlayedBackExactlyGivesTheSolvedValue() throws {
+        let bot = """
+            function game.bot(v, p)
+              if v.phase == "hide" then return {"hide", 1} elseif v.phase == "guess" then return {"guess", 1} end
+              return "roll"
+            end
+            """
+        let dir = try folder(["game.lua": Self.hideAndGuess(extra: ", view_is_complete = true", bot: bot)])
+        var o = options()
+        o.writesPolicy = true
+        guard case .secrets(let e) = try BestPlay.analyse(rulesFile: dir + "/game.lua", options: o) else { Issue.record("secrets"); return }
+        try #require(e.policyModule).write(toFile: dir + "/best.lua", atomically: true, encoding: .utf8)
+        let v = try BestPlay.versus(rulesFile: dir + "/game.lua", policyFile: dir + "/best.lua", options: options())
+        #expect(v.withSecrets)
+        #expect(abs(v.policyEverywhere[0] - e.wins[0]) <= 2 * e.exploitability + 1e-12)
+        #expect(abs(v.policyEverywhere[0] - 2.0 / 3) < 1e-3)
+        #expect(abs(v.policyInSeat[0][0] - 2.0 / 3) < 1e-3)
+        #expect(abs(v.policyInSeat[1][1] - 1.0 / 3) < 1e-3)
+        #expect(abs(v.botOnly[0]) < 1e-12 && abs(v.botOnly[1] - 1) < 1e-12)
+        // A module from another game's tree is refused, naming what it lacks.
+        try """
+            local M = {}
+            function M.chances(v) return {{"hide", 3}}, {1} end
+            return M
+            """.write(toFile: dir + "/other.lua", atomically: true, encoding: .utf8)
+        #expect {
+            _ = try BestPlay.versus(rulesFile: dir + "/game.lua", policyFile: dir + "/other.lua", options: options())
+        } throws: { "\($0)".contains("lists 'hide 3', which is not a legal move there") }
+    }
+
     @Test func anActionWithArgumentsAndNoChoicesIsRefusedNamingIt() throws {
         let source = """
             local game = rules { name = "Bids", players = 2, dice = "1d6" }

@@ -25,23 +25,7 @@ extension Equilibrium {
         let tree = try tree(of: explorer, options: options)
         let equilibrium = run(tree, options: options.equilibrium, progress: progress)
         let best = Array(InformationSetBestReply.outcomes(tree, strategy: equilibrium.strategy)[0..<seats])
-        // The bot's strategy: its move (an action index) in each information set, the same
-        // in every node of a set (a fair bot decides from its view).
-        var botAction = [Int](repeating: -1, count: tree.infosetCount)
-        for n in 0..<tree.count where tree.player[n] >= 0 {
-            let i = Int(tree.infoset[n]), first = Int(tree.actionStart[n])
-            let name = game.playerName(seat: Int(tree.player[n]) + 1)
-            let bot = graph.botMove[Int(tree.position[n])]
-            guard bot >= 0, let a = (first..<Int(tree.actionStart[n + 1])).first(where: { tree.move[$0] == bot }) else {
-                let label = bot >= 0 ? graph.moves[Int(bot)].label : "nothing"
-                throw OddsError.notAnalysable("\(name)'s bot plays \(label) where it is not among the listed moves; list it in choices")
-            }
-            if botAction[i] < 0 {
-                botAction[i] = a - first
-            } else if botAction[i] != a - first {
-                throw OddsError.notAnalysable("\(name)'s bot moves differently in two positions its seat cannot tell apart")
-            }
-        }
+        let botAction = try botActions(explorer: explorer, tree: tree)
         var rows: [[Double]] = []
         var costliest: [[Costly]] = []
         for botSeat in 0..<seats {
@@ -63,6 +47,28 @@ extension Equilibrium {
                                residual: equilibrium.nashConv / Double(seats), tolerance: options.equilibrium.exploitability,
                                seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9,
                                withSecrets: true, exploitability: equilibrium.nashConv / Double(seats), costliest: costliest)
+    }
+
+    /// The rules' bot as a strategy: its move (an action index) in each information set,
+    /// the same in every node of a set (a fair bot decides from its view).
+    static func botActions(explorer: MoveExplorer, tree: InformationSetTree) throws -> [Int] {
+        let game = explorer.game, graph = explorer.graph
+        var botAction = [Int](repeating: -1, count: tree.infosetCount)
+        for n in 0..<tree.count where tree.player[n] >= 0 {
+            let i = Int(tree.infoset[n]), first = Int(tree.actionStart[n])
+            let name = game.playerName(seat: Int(tree.player[n]) + 1)
+            let bot = graph.botMove[Int(tree.position[n])]
+            guard bot >= 0, let a = (first..<Int(tree.actionStart[n + 1])).first(where: { tree.move[$0] == bot }) else {
+                let label = bot >= 0 ? graph.moves[Int(bot)].label : "nothing"
+                throw OddsError.notAnalysable("\(name)'s bot plays \(label) where it is not among the listed moves; list it in choices")
+            }
+            if botAction[i] < 0 {
+                botAction[i] = a - first
+            } else if botAction[i] != a - first {
+                throw OddsError.notAnalysable("\(name)'s bot moves differently in two positions its seat cannot tell apart")
+            }
+        }
+        return botAction
     }
 
     /// The bot's information sets where changing its move alone gains the most.

@@ -126,6 +126,11 @@ extension MoveExplorer {
                   "  end",
                   "  return last",
                   "end",
+                  "-- chances(v): the moves of a view and their probabilities (`odds --vs` plays them exactly).",
+                  "function M.chances(v)",
+                  "  local entry = policy[key(v)]",
+                  "  if entry then return entry[1], entry[2] end",
+                  "end",
                   "return M", ""]
         return lines.joined(separator: "\n")
     }

@@ -15,6 +15,14 @@ public struct PolicyVersus: Sendable {
     public var policyInSeat: [[Double]]
     /// Every seat its rules' bot (as `dicehost odds`).
     public var botOnly: [Double]
+    /// Every seat plays the policy: solve's value, played back from the module.
+    public var policyEverywhere: [Double]
+    /// The module is an equilibrium of a game with secrets, played from each seat's view
+    /// with its probabilities (exact, not sampled).
+    public var withSecrets = false
+    /// Why the module was not set against the rules' bot (then `policyInSeat` and
+    /// `botOnly` are empty): its bot draws random numbers, or there is none.
+    public var noBot: String? = nil
     public var states: Int
     public var residual: Double
     public var tolerance: Double
@@ -36,7 +44,24 @@ extension BestPlay {
             throw PolicyError(file: policyFile, problem: "no such file (write one with `dicehost solve RULES --policy \(policyFile)`)")
         }
         let started = DispatchTime.now().uptimeNanoseconds
-        let (explorer, _) = try explore(rulesFile: rulesFile, options: options, askBot: true, progress: progress)
+        let observes: (Game) -> Bool = { $0.hasView && !options.open }
+        var noBot: String?
+        var found: MoveExplorer
+        do {
+            found = try explore(rulesFile: rulesFile, options: options, askBot: true, observes: observes, progress: progress).0
+        } catch OddsError.notAnalysable(let why) where why.hasPrefix("the bot drew random numbers") {
+            // A bot that draws (Mia's bluffs) has no move per position: the module alone.
+            noBot = "the rules' bot draws random numbers, so it has no single move per position: only the policy in every seat is played"
+            found = try explore(rulesFile: rulesFile, options: options, askBot: false, observes: observes, progress: progress).0
+        }
+        let explorer = found
+        if case .function = explorer.game.hooks.bot {} else { noBot = "the rules have no bot: only the policy in every seat is played" }
+        if explorer.observations != nil {
+            var result = try Equilibrium.playback(explorer: explorer, policyFile: policyFile, options: options,
+                                                  botPlays: noBot == nil, started: started)
+            result.noBot = noBot
+            return result
+        }
         let game = explorer.game, graph = explorer.graph
         let move = try explorer.policyMoveFunction(file: policyFile)
         let policyMove = try explorer.policyMoves(move, file: policyFile)
@@ -49,9 +74,11 @@ extension BestPlay {
             return Array(solution.values[0..<seats])
         }
         let all = Set(0..<seats)
-        let rows = (0..<seats).map { start(all.subtracting([$0]), policy: [$0]) }
-        let bots = start(all, policy: [])
-        return PolicyVersus(players: game.playerNames, policyFile: policyFile, policyInSeat: rows, botOnly: bots,
+        let rows = noBot != nil ? [] : (0..<seats).map { start(all.subtracting([$0]), policy: [$0]) }
+        let bots = noBot != nil ? [] : start(all, policy: [])
+        let everywhere = start([], policy: all)
+        return PolicyVersus(players: game.playerNames, policyFile: policyFile, policyInSeat: rows, botOnly: bots, policyEverywhere: everywhere,
+                            noBot: noBot,
                             states: graph.count, residual: residual, tolerance: options.tolerance,
                             seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
     }
@@ -60,6 +87,11 @@ extension BestPlay {
 extension MoveExplorer {
     /// Loads a policy module into the analysing game's Lua and returns its `move`.
     func policyMoveFunction(file: String) throws -> LuaValue {
+        try policyFunction(file: file, named: "move", signature: "move(g, p)")
+    }
+
+    /// A function of a policy module loaded into the analysing game's Lua.
+    func policyFunction(file: String, named name: String, signature: String) throws -> LuaValue {
         let lua = game.lua
         let module: LuaValue
         do {
@@ -69,13 +101,13 @@ extension MoveExplorer {
             throw PolicyError(file: file, problem: "does not load: \(error)")
         }
         guard case .table(let table) = module else {
-            throw PolicyError(file: file, problem: "returns \(module.typeName), expected a table with a function move(g, p) (as `dicehost solve --policy` writes)")
+            throw PolicyError(file: file, problem: "returns \(module.typeName), expected a table with a function \(signature) (as `dicehost solve --policy` writes)")
         }
-        let move = lua.get(table, "move")
-        guard case .function = move else {
-            throw PolicyError(file: file, problem: "its table has no function move(g, p) (as `dicehost solve --policy` writes)")
+        let function = lua.get(table, .string(name))
+        guard case .function = function else {
+            throw PolicyError(file: file, problem: "its table has no function \(signature) (as `dicehost solve --policy` writes; write it again)")
         }
-        return move
+        return function
     }
 
     /// The policy's move in every position where a player decides (-1 elsewhere), as an
