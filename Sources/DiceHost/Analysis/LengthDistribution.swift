@@ -41,10 +41,13 @@ public struct LengthDistribution: Sendable, Equatable {
             probability[count] += p
         }
         while remaining > tolerance && rolls <= maxRolls {
-            // Actions first (no roll): passed along until only rolls are left to make.
+            // Actions first (no roll): passed along until only rolls are left to make. A
+            // pass moves mass at least one step along every path of actions, so more passes
+            // than positions means a cycle of actions: mass still moving then never rolls
+            // or ends (the bots never end), and is left out, counted as unfinished.
             var passes = 0
             var moved = true
-            while moved && passes < 10_000 {
+            while moved && passes <= n + 1 {
                 moved = false
                 passes += 1
                 for s in 0..<n where mass[s] != 0 && graph.terminal[s] == nil && step[s] == 0 {
@@ -57,7 +60,10 @@ public struct LengthDistribution: Sendable, Equatable {
                     }
                 }
             }
-            if remaining <= tolerance { break }
+            if moved {
+                for s in 0..<n where mass[s] != 0 && graph.terminal[s] == nil && step[s] == 0 { mass[s] = 0 }
+            }
+            if remaining <= tolerance || !mass.contains(where: { $0 != 0 }) { break }
             // One roll.
             rolls += 1
             for s in 0..<n where mass[s] != 0 {
