@@ -67,9 +67,12 @@ public final class FuzzChecker {
             if isUndo, reply.lines.first?.hasPrefix("undone:") == true, let before, let undoneOutput {
                 undone.append((before, undoneOutput))
             } else if isRedo, reply.lines.first?.hasPrefix("redo:") == true, let saved = undone.popLast(), let after = lastFingerprint {
-                if saved.fingerprint != after {
+                // The log's length is not compared: an undo truncates the log to where the
+                // input began, taking a reload's line after it too (a reload is not undone).
+                let state = { (lines: [String]) in lines.filter { !$0.hasPrefix("events: ") } }
+                if state(saved.fingerprint) != state(after) {
                     return FuzzFailure(check: .undoRedo, input: number,
-                                       message: "input \(number) (redo) did not give back the state undo took back: \(Self.firstDifference(saved.fingerprint, after))")
+                                       message: "input \(number) (redo) did not give back the state undo took back: \(Self.firstDifference(state(saved.fingerprint), state(after)))")
                 }
                 let output = Array(reply.lines.dropFirst())
                 if saved.output != output {

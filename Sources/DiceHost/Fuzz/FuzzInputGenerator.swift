@@ -7,7 +7,7 @@ import Lua
 /// move, a legal move before a wrong one.
 ///
 /// What it makes: rolls (given values, the extremes among them, and faces a die does not
-/// have), the bots' moves (so deep positions are reached), every action with the
+/// have; `roll keep` in a game that keeps dice), the bots' moves (so deep positions are reached), every action with the
 /// arguments the rules list (`choices`, or a function of the position) and boundary or
 /// wrong ones, out-of-turn inputs from other seats (anytime actions, rolls), plain
 /// rolls from the game's generator, flagged rolls (tilt, too short), time passing,
@@ -66,6 +66,14 @@ struct FuzzInputGenerator {
     func rollWithValues(_ game: Game, _ choices: inout FuzzChoices) -> String {
         let dice = (try? game.dice(forSeat: game.seat(of: nil))) ?? game.rules.dice
         let sides = max(1, dice.sides)
+        if game.rules.keepsDice, choices.draw(2) == 1 {
+            // roll keep P… = V…: some dice of the last roll kept, the others given.
+            var kept: [String] = [], rolled: [String] = []
+            for position in 1...max(1, dice.count) {
+                if choices.draw(2) == 1 { kept.append(String(position)) } else { rolled.append(String(choices.draw(sides) + 1)) }
+            }
+            return (["roll", "keep"] + kept + (rolled.isEmpty ? [] : ["="] + rolled)).joined(separator: " ")
+        }
         var values: [String] = []
         for _ in 0..<max(1, dice.count) {
             values.append(String(choices.draw(sides) + 1))
