@@ -7,13 +7,12 @@ extension DiceHostCommand {
         static let configuration = CommandConfiguration(
             abstract: "Play random legal inputs from every seat, check the game after each, and shrink a failure to a rule test.",
             discussion: """
-                Inputs: rolls (given values, the extremes, faces a die lacks), flagged rolls, the bots' moves,
-                every action with the arguments the rules list (rules.choices) and wrong ones, anytime actions
-                from other seats, time passing, undo/redo, restart, reload, a smart die disconnecting.
+                Inputs: rolls (given values, the extremes, faces a die lacks), flagged rolls, the bots' moves, every action with the arguments the rules list (rules.choices) and wrong ones, anytime actions from other seats, time passing, undo/redo, restart, reload, a smart die disconnecting.
+
                 Checks (--checks, default all): \(FuzzCheck.names).
-                The first failure is shrunk to the fewest inputs and smallest values (every shrunk case is a
-                legal game) and printed; --save DIR writes it as a rule test that fails until the rules are fixed
-                (docs/scripting.md, "Finding bugs with fuzz").
+
+                The first failure is shrunk to the fewest inputs and smallest values (every shrunk case is a legal game) and printed; --save DIR writes it as a rule test that fails until the rules are fixed (docs/scripting.md, "Finding bugs with fuzz").
+
                 Exit status: 0 nothing found, 1 found, 2 bad usage, 3 the script does not load.
                 """
         )

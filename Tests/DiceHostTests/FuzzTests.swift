@@ -20,6 +20,7 @@ import Testing
         Planted(file: "rare-hook-error.lua", check: .noRuleError, mostInputs: 8),
         Planted(file: "livelock.lua", check: .ends, mostInputs: 3),
         Planted(file: "leaky-view.lua", check: .secrets, mostInputs: 3),
+        Planted(file: "leaky-event.lua", check: .secrets, mostInputs: 3),
         Planted(file: "broken-invariant.lua", check: .invariant, mostInputs: 2),
         Planted(file: "after-restart.lua", check: .noRuleError, mostInputs: 3),
         Planted(file: "after-undo.lua", check: .undoRedo, mostInputs: 4),
