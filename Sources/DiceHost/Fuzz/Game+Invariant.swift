@@ -35,10 +35,13 @@ extension Game {
     }
 
     /// Everything an input may change, as text: `g.state`, the players, whose turn it
-    /// is, the outcome, the clock, the event count. Equal before and after means the
-    /// input left the game as it was.
+    /// is, the outcome, the clock, the pending timers (due times), the random
+    /// generator, the event count. Equal before and after means the input left the game
+    /// as it was.
     func fuzzFingerprint(_ session: GameSession) -> [String] {
         session.describeState() + ["current: \(currentPlayer ?? "-")", "outcome: \(outcome.map { "\($0)" } ?? "-")",
-                                   "now: \(now)", "events: \(events.count)", "rolls: \(rollCount)", "turns: \(turnCount)"]
+                                   "now: \(now)", "timers: \(host.timers.pending.map(\.due).sorted())",
+                                   "random: \(lua.random.state)", "events: \(events.count)",
+                                   "rolls: \(rollCount)", "turns: \(turnCount)"]
     }
 }
