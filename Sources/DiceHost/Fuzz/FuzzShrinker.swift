@@ -6,8 +6,9 @@ import Foundation
 ///
 /// Passes, repeated until none helps: delete runs of inputs (8, 4, 2, 1 at a time, from
 /// the end), then lower each choice (to 0, else halving, else one less). A candidate is
-/// kept when it fails the same check and is smaller: fewer inputs, then fewer choices,
-/// then smaller choices in order.
+/// kept when it fails the same check at the same line of a script (a rule error or a
+/// broken invariant elsewhere is another bug) and is smaller: fewer inputs, then fewer
+/// choices, then smaller choices in order.
 struct FuzzShrinker {
     let game: FuzzGame
     /// When to give up (the smallest case found so far is kept).
@@ -23,10 +24,22 @@ struct FuzzShrinker {
         self.stop = stop
     }
 
+    /// The first "FILE.lua:LINE" a failure's message names, if any.
+    static func scriptLine(in message: String) -> String? {
+        for word in message.split(whereSeparator: { $0 == " " || $0 == "(" || $0 == "'" }) {
+            let parts = word.split(separator: ":", omittingEmptySubsequences: false)
+            if parts.count >= 2, parts[0].hasSuffix(".lua"), !parts[1].isEmpty, parts[1].allSatisfy(\.isNumber) {
+                return "\(parts[0]):\(parts[1])"
+            }
+        }
+        return nil
+    }
+
     var outOfTime: Bool { runs >= maxRuns || DispatchTime.now() > deadline || stop?() == true }
 
     mutating func shrink(_ failing: FuzzCase) -> FuzzCase {
         guard let check = failing.failure?.check else { return failing }
+        let place = failing.failure.flatMap { Self.scriptLine(in: $0.message) }
         var best = failing
         func smaller(_ a: FuzzCase, than b: FuzzCase) -> Bool {
             if a.inputs.count != b.inputs.count { return a.inputs.count < b.inputs.count }
@@ -37,7 +50,8 @@ struct FuzzShrinker {
             guard !outOfTime else { return false }
             runs += 1
             guard let candidate = try? game.play(seed: best.gameSeed, choices: FuzzChoices(replaying: choices)),
-                  candidate.failure?.check == check, smaller(candidate, than: best) else { return false }
+                  candidate.failure?.check == check, candidate.failure.flatMap({ Self.scriptLine(in: $0.message) }) == place,
+                  smaller(candidate, than: best) else { return false }
             best = candidate
             return true
         }
