@@ -5,7 +5,7 @@
 RULES ?= rules/race.lua
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: deps build play test test-lua-conformance check-lua test-browser loadtest loadtest-abuse serve bench bench-solve bench-secrets bench-instructions clean fuzz fuzz-build fuzz-smoke fuzz-crashes example test-example
+.PHONY: deps build play test test-rules-fuzz test-lua-conformance check-lua test-browser loadtest loadtest-abuse serve bench bench-solve bench-secrets bench-instructions clean fuzz fuzz-build fuzz-smoke fuzz-crashes example test-example
 
 deps:
 	@bash scripts/ensure-deps.sh
@@ -20,8 +20,19 @@ test: deps check-lua
 	swift build --build-tests $(SWIFT_BUILD_FLAGS)
 	swift test --skip-build
 	.build/debug/dicehost test   # rules/tests and every examples/**/tests beside a rule script
+	$(MAKE) test-rules-fuzz
 	$(MAKE) test-example
 	$(MAKE) test-browser
+
+# A short fixed-seed `dicehost fuzz` of every shipped game and example rule script (random
+# legal play, every check; a few seconds each in the debug build). A finding fails the
+# build with the shrunk case; `dicehost fuzz FILE --save rules/tests/NAME` keeps it as a test.
+RULES_FUZZ_INPUTS ?= 400
+test-rules-fuzz: build
+	@for f in rules/*.lua examples/rules/*.lua examples/dice-games/*.lua; do \
+	  out=$$(.build/debug/dicehost fuzz "$$f" --inputs $(RULES_FUZZ_INPUTS) --seed 1 --quiet); status=$$?; \
+	  if [ $$status = 0 ]; then echo "$$out" | head -1; else echo "$$out"; exit 1; fi; \
+	done
 
 # Not in `make test`: Lua 5.4.4's own test suite, piece by piece, in plain lua5.4 and in
 # the sandbox, each difference classified (tests/lua-testes/README.md). Needs the suite's

@@ -80,7 +80,7 @@ let package = Package(
         .executableTarget(name: "bench-calls", dependencies: ["Lua"], path: "bench/calls"),
         .executableTarget(name: "bench-roll", dependencies: ["DiceHost"], path: "bench/roll"),
         .testTarget(name: "LuaTests", dependencies: ["Lua"], exclude: ["Fixtures"]),
-        .testTarget(name: "DiceHostTests", dependencies: ["DiceHost", .product(name: "BigInt", package: "BigInt")]),
+        .testTarget(name: "DiceHostTests", dependencies: ["DiceHost", .product(name: "BigInt", package: "BigInt")], exclude: ["FuzzFixtures"]),
         .testTarget(name: "dicehostTests", dependencies: ["dicehost"]),
         .testTarget(
             name: "DiceHostServerTests",

@@ -83,6 +83,7 @@ function Game:is_over() end
 ---@field migrate fun(g: Game)|nil
 ---@field status fun(g: Game): string|nil
 ---@field on_device fun(g: Game, event: "connected"|"disconnected"|"connection_failed"|"authorisation_failed"|"battery", value: integer|nil)|nil
+---@field invariant fun(g: Game)|nil raises when the game is in a state it must never reach (e.g. chips are not conserved); `dicehost fuzz` and rule tests with `# check: invariant` call it after every input; must not change g
 
 ---@class Rules
 ---@overload fun(declaration: table): RuleTable

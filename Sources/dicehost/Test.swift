@@ -64,6 +64,12 @@ extension DiceHostCommand {
                         print(Self.paint("FAIL \(file): the game did not start: \(problem)", "1;31", colour))
                         continue
                     }
+                    if let failure = actual.checkFailure {
+                        // A failed `# check:` is never an expectation either: --update leaves it too.
+                        failed += 1
+                        print(Self.paint("FAIL \(file): check \(failure)", "1;31", colour))
+                        continue
+                    }
                     let expectedText = try String(contentsOfFile: file, encoding: .utf8)
                     if actual.text == expectedText || actual.text == transcript.text {
                         passed += 1

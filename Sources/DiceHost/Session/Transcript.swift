@@ -38,6 +38,14 @@ public struct Transcript {
     /// Set by `play` when the game could not start (the rules do not load): a failure,
     /// never an expectation to record.
     public var setupError: String?
+    /// What the test asks to hold along its inputs besides its output (`# check: …`
+    /// header lines; see `FuzzCheck`): how a case `dicehost fuzz` found stays a failing
+    /// test until the rules are fixed.
+    public var checks: Set<FuzzCheck> = []
+    /// `# output: unchecked`: only the checks decide; the expected lines are not compared.
+    public var outputUnchecked = false
+    /// Set by `play`: the first check that failed.
+    public var checkFailure: FuzzFailure?
 
     public struct FormatError: Error, CustomStringConvertible {
         public let path: String, line: Int, message: String
@@ -90,7 +98,10 @@ public struct Transcript {
             let line = lines[index]
             header.append(line)
             index += 1
-            if line.hasPrefix("#") { continue }
+            if line.hasPrefix("#") {
+                try readDirective(line, lineNumber: index)
+                continue
+            }
             guard let colon = line.firstIndex(of: ":") else {
                 throw FormatError(path: path, line: index, message: "expected 'key: value' in the header (rules, players, seed, set), got '\(line)'")
             }
@@ -183,10 +194,40 @@ public struct Transcript {
         session.namesRulesAsTranscripts = true
         session.loadChain = [FileScope.realPath(path)]
         actual.startExpected = game.events.dropFirst().map(\.description)
-        actual.steps = steps.map { step in
-            Step(comments: step.comments, input: step.input, expected: session.run(step.input).lines)
+        if checks.isEmpty {
+            actual.steps = steps.map { step in
+                Step(comments: step.comments, input: step.input, expected: session.run(step.input).lines)
+            }
+        } else {
+            let checker = FuzzChecker(session: session, checks: checks) { try makeGame() }
+            actual.steps = steps.map { step in
+                guard actual.checkFailure == nil else {
+                    return Step(comments: step.comments, input: step.input, expected: session.run(step.input).lines)
+                }
+                actual.checkFailure = checker.run(step.input)
+                return Step(comments: step.comments, input: step.input, expected: checker.steps.last?.output ?? [])
+            }
+            if actual.checkFailure == nil { actual.checkFailure = checker.finish() }
         }
+        if outputUnchecked { (actual.startExpected, actual.steps) = (startExpected, steps) }
         return actual
+    }
+
+    /// `# check: no-rule-error, ends` and `# output: unchecked` in the header; other
+    /// comments are comments.
+    mutating func readDirective(_ line: String, lineNumber: Int) throws {
+        let text = line.dropFirst().trimmingCharacters(in: .whitespaces)
+        if text.hasPrefix("check:") {
+            do { checks.formUnion(try FuzzCheck.list(String(text.dropFirst("check:".count)))) } catch {
+                throw FormatError(path: path, line: lineNumber, message: "\(error)")
+            }
+        } else if text.hasPrefix("output:") {
+            let value = text.dropFirst("output:".count).trimmingCharacters(in: .whitespaces)
+            guard value == "unchecked" || value == "checked" else {
+                throw FormatError(path: path, line: lineNumber, message: "'# output:' takes 'unchecked' (only the checks decide) or 'checked', got '\(value)'")
+            }
+            outputUnchecked = value == "unchecked"
+        }
     }
 
     /// The game the test starts from. Its errors name the rules as this file does
