@@ -513,6 +513,7 @@ actor Room {
         if let lastRoll = SeatView.lastRollJSON(game, for: viewer) { out += "\"lastRoll\":\(lastRoll)," }
         out += "\"view\":\(SeatView.viewJSON(game, for: viewer)),\"viewer\":\(viewer.map(\.jsonQuoted) ?? "null"),"
         if let moves = SeatView.movesJSON(game, for: viewer) { out += "\"moves\":\(moves)," }
+        if let table = SeatView.tableJSON(game, for: viewer) { out += "\"table\":\(table)," }
         switch game.outcome {
         case .win(let p)?: out += "\"outcome\":\("\(p) won".jsonQuoted),"
         case .draw?: out += "\"outcome\":\"a draw\","
