@@ -156,6 +156,7 @@ function TimerHandle:left() end
 ---@field result string|nil the game's end in this seat's words ("You finish $20 down")
 ---@field last string|nil the last thing that happened
 ---@field turn string|nil
+---@field roll string|boolean|nil the Roll button's label, or false: no roll is taken now
 ---@field countdown {text: string, ms: integer}|nil
 ---@field track {target: integer, label: string|nil, marks: {name: string, at: integer}[]}|nil
 ---@field pot number|string|{label: string|nil, value: number|string}|nil

@@ -143,6 +143,12 @@ liars.choices = {
     end
     return list
   end,
+  -- A call needs a standing bid that is not the caller's.
+  liar = function(g, p)
+    local bid = g.state.bid
+    if g.state.phase == "bidding" and bid and bid.by ~= p.name then return {{}} end
+    return {}
+  end,
 }
 
 function liars.status(g)
@@ -203,6 +209,7 @@ function liars.table(v, t)
     tab.headline = current == you and "Open the bidding" or current .. " opens the bidding"
   end
   if current then tab.turn = current == you and "Your turn" or current .. "'s turn" end
+  tab.roll = v.phase == "rolling" and "Roll your cup" or false
   for i = #t.said, 1, -1 do
     if t.said[i]:find("calls liar", 1, true) then tab.last = t.said[i]; break end
   end

@@ -114,7 +114,20 @@ mia.actions = {
     lose_life(g, liar and announcer or p)
   end,
 }
-mia.choices = { announce = ladder }
+-- The moves of the position (the table's buttons, `solve`): an announcement beats the
+-- last one; believing and calling answer one.
+mia.choices = {
+  announce = function(g, p)
+    local list, last = {}, g.state.announced
+    if g.state.phase ~= "announce" then return list end
+    for _, x in ipairs(ladder) do
+      if not last or rank(x) > rank(last) then list[#list + 1] = x end
+    end
+    return list
+  end,
+  believe = function(g, p) return g.state.phase == "respond" and {{}} or {} end,
+  call = function(g, p) return g.state.phase == "respond" and g.state.cup and {{}} or {} end,
+}
 
 function mia.status(g)
   local lives = {}
@@ -166,6 +179,7 @@ function mia.table(v, t)
       .. (current == you and "believe it and roll, or call" or current .. " believes or calls")
   end
   if current then tab.turn = current == you and "Your turn" or current .. "'s turn" end
+  tab.roll = v.phase == "roll" and "Roll under the cup" or false
   if v.cup then
     local owner = v.cup.owner
     tab.cups = {{name = owner == you and owner .. " (you)" or owner, dice = t.shown[owner] or v.cup.dice,

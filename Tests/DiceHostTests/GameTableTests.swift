@@ -85,7 +85,7 @@ import Testing
 
     @Test func aTableOutsideTheVocabularyIsRefusedNamingTheField() throws {
         let cases: [(String, String)] = [
-            ("return {colour = 'red'}", "unknown field 'colour' (the table knows headline, result, last, turn, countdown, track, pot, balances, cups, cards)"),
+            ("return {colour = 'red'}", "unknown field 'colour' (the table knows headline, result, last, turn, roll, countdown, track, pot, balances, cups, cards)"),
             ("return {balances = 'Ann $5'}", "returned balances = string: a list of tables expected"),
             ("return {balances = {{name = 'Ann', value = {}}}}", "returned balances[1].value = table: a number or a string expected"),
             ("return {track = {target = 0, marks = {}}}", "returned track.target = number: a whole number above 0 expected"),
@@ -179,18 +179,33 @@ import Testing
 
     @Test func liarsDiceTablesKeepEveryCupSecretAndTellTheCall() throws {
         let game = try Game(rulesFile: "rules/liars-dice.lua", players: ["Ann", "Bob"], seed: 3)
+        #expect(try game.table(for: "Ann")?["roll"] == .string("Roll your cup"))
         try game.roll(values: [2, 2, 3, 4, 6])
         try game.roll(values: [5, 5, 5, 1, 1])
         let bob = try #require(try game.table(for: "Bob"))
         #expect(Self.cups(bob).first?["dice"] == .object(["hidden": .integer(5)]))
         #expect(bob["headline"] == .string("Ann opens the bidding"))
+        #expect(try game.table(for: "Ann")?["roll"] == .bool(false), "no roll is taken while bidding")
+        #expect(try game.legalArguments(of: "liar", by: "Ann").isEmpty, "no bid to call yet")
         try game.act("bid", by: "Ann", arguments: [.integer(4), .integer(3)])
         #expect(try game.table(for: "Bob")?["headline"] == .string("Ann bid four 3s — your move: raise or call liar"))
+        #expect(try game.legalArguments(of: "liar", by: "Bob").count == 1)
         try game.act("liar", by: "Bob")
         let after = try #require(try game.table(for: "Bob"))
         #expect(Self.cups(after).first?["dice"] == .object(["values": .array([2, 2, 3, 4, 6].map { .integer($0) })]))
         guard case .string(let last)? = after["last"] else { Issue.record("no last"); return }
         #expect(last.hasPrefix("Bob calls liar"))
+    }
+
+    @Test func miaListsOnlyTheMovesOfThePosition() throws {
+        let game = try Game(rulesFile: "rules/mia.lua", players: ["Ann", "Bob"], seed: 1)
+        #expect(try game.legalArguments(of: "announce", by: "Ann").isEmpty && game.legalArguments(of: "call", by: "Ann").isEmpty)
+        try game.roll(values: [6, 5])
+        #expect(try game.legalArguments(of: "announce", by: "Ann").count == 21)
+        try game.act("announce", by: "Ann", arguments: [.integer(66)])
+        #expect(try game.legalArguments(of: "announce", by: "Bob").isEmpty)
+        #expect(try game.legalArguments(of: "believe", by: "Bob").count == 1 && game.legalArguments(of: "call", by: "Bob").count == 1)
+        #expect(try game.table(for: "Bob")?["headline"] == .string("Ann announced 66 — believe it and roll, or call"))
     }
 
     @Test func aOnePlayerCrapsGameEndsInItsRealOutcome() throws {

@@ -5,6 +5,7 @@ import Lua
 ///
 ///     headline  "Cal bid four 3s - your move"        last   "Bob called liar: ..."
 ///     result    "You finish $20 down" (the game's end in this seat's words)
+///     roll      "Roll your cup" (the Roll button's label), or false: no roll is taken now
 ///     turn      "Your turn"                          countdown {text = "Bob flips for you", ms = 4000}
 ///     track     {target = 25, label = "to space", marks = {{name = "Ann", at = 12}, ...}}
 ///     pot       "$15" (or {label = "Ante", value = "$5"})
@@ -19,7 +20,7 @@ struct TableEncoder {
     static let charactersPerText = 300
     static let rowsPerList = 16
     static let itemsPerRow = 60
-    static let fields = ["headline", "result", "last", "turn", "countdown", "track", "pot", "balances", "cups", "cards"]
+    static let fields = ["headline", "result", "last", "turn", "roll", "countdown", "track", "pot", "balances", "cups", "cards"]
 
     let lua: LuaState
     let location: String
@@ -42,6 +43,7 @@ struct TableEncoder {
             }
             switch name {
             case "headline", "result", "last", "turn": object[name] = try text(v, name)
+            case "roll": object[name] = try rollButton(v)
             case "countdown": object[name] = try countdown(v)
             case "track": object[name] = try track(v)
             case "pot": object[name] = try pot(v)
@@ -99,6 +101,15 @@ struct TableEncoder {
         case .number(let d) where d.isFinite: return .number(d)
         case .string: return try text(value, path)
         default: throw fail(path, "a number or a string", value)
+        }
+    }
+
+    /// The Roll button: its label, true (the page's own), or false (no roll is taken now).
+    private func rollButton(_ value: LuaValue) throws -> JSONValue {
+        switch value {
+        case .boolean(let b): return .bool(b)
+        case .string: return try text(value, "roll")
+        default: throw fail("roll", "a label or false", value)
         }
     }
 
