@@ -169,8 +169,10 @@ labyrinth.actions = {
 -- player, nothing secret: v is the whole game.
 function labyrinth.table(v, t)
   local s = v.state
-  local tab = {track = {target = #levels, label = "levels", marks = {{name = "goals", at = s.level - 1}}},
-               balances = {{name = "Falls into a hole", value = s.falls}}, last = t.said[#t.said]}
+  local tab = {track = {target = #levels, label = "Levels", marks = {{name = "Goals reached", at = s.level - 1}}},
+               balances = {{name = "Falls into a hole", value = s.falls}}, roll = "Shake: restart the level"}
+  local line = t.said[#t.said]
+  if line and not line:find("^level %d+: tilt") then tab.last = line end
   if t.over then
     tab.track.marks[1].at = #levels
     tab.result = "You reached the last goal"

@@ -100,7 +100,7 @@ end
 -- v is the whole game, t the seat's facts. Variants inherit it.
 function race.table(v, t)
   local you, current = t.you, t.current
-  local tab = {track = {target = t.params.target, label = "to space", marks = {}}}
+  local tab = {track = {target = t.params.target, label = "Race to space", marks = {}}}
   for i, p in ipairs(v.players) do
     tab.track.marks[i] = {name = p.name == you and p.name .. " (you)" or p.name, at = p.score}
   end

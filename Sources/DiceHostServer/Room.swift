@@ -530,7 +530,7 @@ actor Room {
     func summaryJSON() -> String {
         "{\"room\":\(id.jsonQuoted),\"rules\":\(entry.file.jsonQuoted),\"name\":\(entry.rules.name.jsonQuoted),\"seats\":\(seatCount),"
             + "\"players\":[\(seats.map(\.name.jsonQuoted).joined(separator: ","))],\"phase\":\"\(game == nil ? "waiting" : (game?.isOver == true ? "over" : "playing"))\","
-            + "\"spectators\":\(subscribers.values.filter { $0.seat == nil }.count)}"
+            + "\"spectators\":\(subscribers.values.filter { $0.seat == nil }.count),\"connected\":\(seats.filter { $0.connections > 0 }.count)}"
     }
 
     static func makeToken() -> String {

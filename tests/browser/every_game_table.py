@@ -30,9 +30,9 @@ INTERNALS = [r"\bid[ =]\d", r"=false", r"=true", r"\bseat\b", r"dice_in_play", r
 # Per game: the seats, params for a short game, and how a window plays when it is its
 # move (a list of selectors tried in order; the first enabled one is clicked).
 GAMES = {
-    "craps": (1, {"rounds": "1"}, ["#roll"]),
-    "race": (2, {"target": "4"}, ["#roll"]),
-    "race-doubles": (2, {"target": "4"}, ["#roll"]),
+    "craps": (1, {"rounds": "3"}, ["#roll"]),
+    "race": (2, {"target": "8"}, ["#roll"]),
+    "race-doubles": (2, {"target": "8"}, ["#roll"]),
     "liars-dice": (2, {"start_dice": "1"}, ["#roll", 'button.move[data-action="liar"]', '.picker[data-action="bid"] button.move']),
     "mia": (2, {"lives": "1"}, ["#roll", 'button.move[data-action="call"]', '.choices[data-action="announce"] button.choice']),
     "snap": (2, {"flip_ms": "600000"}, ['button.move[data-action="flip"]']),

@@ -7,7 +7,7 @@ import Lua
 ///     result    "You finish $20 down" (the game's end in this seat's words)
 ///     roll      "Roll your cup" (the Roll button's label), or false: no roll is taken now
 ///     turn      "Your turn"                          countdown {text = "Bob flips for you", ms = 4000}
-///     track     {target = 25, label = "to space", marks = {{name = "Ann", at = 12}, ...}}
+///     track     {target = 25, label = "Race to space", marks = {{name = "Ann", at = 12}, ...}}
 ///     pot       "$15" (or {label = "Ante", value = "$5"})
 ///     balances  {{name = "Ann", value = "$205", note = "ante $5"}, ...}
 ///     cups      {{name = "Ann", dice = a roll | hidden("dice", 5) | {3, 5}, note = ...}, ...}

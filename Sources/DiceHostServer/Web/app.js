@@ -173,8 +173,10 @@ function fillParams() {
 }
 
 function showRooms(all) {
-  // Finished rooms and rooms nobody sits in are no place to go.
-  const list = all.filter((r) => r.phase !== "over" && (r.players.length > 0 || r.room === room));
+  // Finished rooms, and rooms nobody is at (no seat taken, or every player gone), are no
+  // place to go.
+  const list = all.filter((r) => r.room === room
+    || (r.phase !== "over" && r.players.length > 0 && (r.connected === undefined || r.connected + r.spectators > 0)));
   const ul = $("rooms");
   ul.replaceChildren();
   if (list.length === 0) { const li = document.createElement("li"); li.textContent = "no rooms yet"; ul.appendChild(li); }

@@ -192,7 +192,7 @@ const DiceTable = (() => {
     }
     if (t.track && Array.isArray(t.track.marks) && t.track.target > 0) {
       const track = el("div", "track");
-      track.appendChild(el("div", "key", (t.track.label ? "Race " + t.track.label + ": " : "Target: ") + t.track.target));
+      track.appendChild(el("div", "key", (t.track.label || "Target") + ": " + t.track.target));
       for (const m of t.track.marks) {
         const r = row(m.name, m.at + " of " + t.track.target);
         const bar = el("div", "bar");
