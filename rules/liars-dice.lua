@@ -200,7 +200,7 @@ function liars.table(v, t)
     tab.headline = t.winner and (t.winner == you and "You won" or t.winner .. " won") or "Game over"
     tab.result = tab.headline
   elseif v.phase == "rolling" then
-    tab.headline = current == you and "Roll your cup" or ("Round %d: %s to roll"):format(v.round, current)
+    tab.headline = current == you and "Roll your dice under the cup" or ("Round %d: %s to roll"):format(v.round, current)
   elseif v.bid then
     local by = v.bid.by == you and "You" or v.bid.by
     tab.headline = ("%s bid %s — %s"):format(by, bid_words(v.bid),
@@ -209,7 +209,7 @@ function liars.table(v, t)
     tab.headline = current == you and "Open the bidding" or current .. " opens the bidding"
   end
   if current then tab.turn = current == you and "Your turn" or current .. "'s turn" end
-  tab.roll = v.phase == "rolling" and "Roll your cup" or false
+  tab.roll = v.phase == "rolling" and "Roll the cup" or false
   for i = #t.said, 1, -1 do
     if t.said[i]:find("calls liar", 1, true) then tab.last = t.said[i]; break end
   end

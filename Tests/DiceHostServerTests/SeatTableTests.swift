@@ -20,7 +20,7 @@ struct SeatTableTests {
         room.ann.send(["type": "roll", "seq": 1])
         let bobSees = try #require(await SeatViewProtocolTests.turn(of: "Bob", room.bob))
         let bob = try #require(Self.table(bobSees))
-        #expect(bob["headline"] as? String == "Roll your cup", "\(bob)")
+        #expect(bob["headline"] as? String == "Roll your dice under the cup", "\(bob)")
         #expect((Self.cups(bob).first?["dice"] as? [String: Any])?["hidden"] as? Int == 5, "Ann's cup is hidden from Bob")
         let annSees = try #require(await room.ann.next("events"))
         let ann = try #require(Self.table(annSees))

@@ -179,7 +179,7 @@ import Testing
 
     @Test func liarsDiceTablesKeepEveryCupSecretAndTellTheCall() throws {
         let game = try Game(rulesFile: "rules/liars-dice.lua", players: ["Ann", "Bob"], seed: 3)
-        #expect(try game.table(for: "Ann")?["roll"] == .string("Roll your cup"))
+        #expect(try game.table(for: "Ann")?["roll"] == .string("Roll the cup"))
         try game.roll(values: [2, 2, 3, 4, 6])
         try game.roll(values: [5, 5, 5, 1, 1])
         let bob = try #require(try game.table(for: "Bob"))
