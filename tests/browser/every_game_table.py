@@ -6,21 +6,25 @@ game short. In the middle of the game and at its end, at both sizes, each window
 scroll no wider than the screen; show no host internals in its text (timer handles,
 seat numbers, raw flags, field names such as dice_in_play); have every control of a
 move that is not its own disabled; and keep its console free of errors. At the end each
-window shows a result banner in its own words. Screenshots go to $SCREENSHOTS (default
+window shows a result banner in its own words. Then Race to Space without its table hook:
+the generic table, drawn from the view, shows no host internals either (its timer
+handles, seat numbers, flags). Screenshots go to $SCREENSHOTS (default
 /work/screens when it exists) as GAME-WIDTH-STAGE-PLAYER.png.
 
 Run by `make test-browser`:  .build-venv/bin/python tests/browser/every_game_table.py [GAME...]
 """
 import os
 import re
+import shutil
 import sys
+import tempfile
 import time
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select
 
-from snap_two_players import browser, click, start_server, text_of, wait
+from snap_two_players import ROOT, browser, click, start_server, text_of, wait
 
 SIZES = [(1280, 900, False), (390, 844, True)]
 # Text a player would not call the game: the REPL's and the host's words.
@@ -200,6 +204,36 @@ def play(game, url, drivers, folder):
     print("  %s: %r" % (game, banners))
 
 
+def generic_table(drivers, folder):
+    """Race to Space with its table hook taken out: the page draws the view itself."""
+    rules = tempfile.mkdtemp(prefix="dicehost-generic-")
+    with open(os.path.join(ROOT, "rules", "race.lua"), encoding="utf-8") as f:
+        source = f.read()
+    start = source.index("function race.table(")
+    end = source.index("\nend\n", start) + len("\nend\n")
+    with open(os.path.join(rules, "race.lua"), "w", encoding="utf-8") as f:
+        f.write(source[:start] + source[end:])
+    server, url = start_server(rules)
+    try:
+        ann, bob = drivers
+        for driver in drivers:
+            set_size(driver, 1280, 900, False)
+            driver.get_log("browser")
+        room = create_room(ann, url, "race", 2, {"target": "30"})
+        join_room(bob, url, room)
+        wait(ann, lambda d: "Your turn" in text_of(d, "turn"), "Ann's turn")
+        windows = [("Ann", ann), ("Bob", bob)]
+        for _ in range(3):
+            play_one_move(windows, ["#roll"])
+        assert not ann.find_element(By.ID, "drawn-table").text, "a table without a table hook"
+        assert ann.find_element(By.ID, "scoreboard").is_displayed(), "no scoreboard of the view"
+        check_everywhere(windows, "generic-race", "playing", mover(windows)[0], folder)
+    finally:
+        server.terminate()
+        server.wait(timeout=5)
+        shutil.rmtree(rules, ignore_errors=True)
+
+
 def main():
     started = time.time()
     games = sys.argv[1:] or list(GAMES)
@@ -210,6 +244,8 @@ def main():
         drivers = [browser(), browser()]
         for game in games:
             play(game, url, drivers, folder)
+        if not sys.argv[1:]:
+            generic_table(drivers, folder)
         # The lobby lists no finished room.
         drivers[0].get(url)
         wait(drivers[0], EC.visibility_of_element_located((By.ID, "lobby")), "the lobby")

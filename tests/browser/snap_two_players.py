@@ -27,8 +27,8 @@ DICEHOST = os.environ.get("DICEHOST", os.path.join(ROOT, ".build", "debug", "dic
 BOB = "<b>Bob</b>"  # markup in a name must show as text
 
 
-def start_server():
-    server = subprocess.Popen([DICEHOST, "serve", os.path.join(ROOT, "rules"), "--port", "0"],
+def start_server(rules=None):
+    server = subprocess.Popen([DICEHOST, "serve", rules or os.path.join(ROOT, "rules"), "--port", "0"],
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     line = server.stdout.readline()
     match = re.search(r"http://[0-9.]+:(\d+)/", line)

@@ -330,7 +330,8 @@ function showState(s) {
     li.classList.toggle("out", !!p.out);
     li.textContent = p.name + (p.score !== undefined ? " · " + p.score : "")
       + (seat && p.name === seat.name ? " (you)" : "") + (p.connected ? "" : " (offline)");
-    if (p.summary && !t) { const small = document.createElement("span"); small.className = "summary"; small.textContent = p.summary; li.appendChild(small); }
+    // (p.summary, the designer's `state` line, is not drawn: the scoreboard shows the
+    // view's fields without the host's values - timer handles, seats.)
     players.appendChild(li);
   }
   $("spectators").textContent = s.spectators ? s.spectators + " watching" : "";
@@ -394,14 +395,11 @@ function showState(s) {
   const free = MovePicker.draw($("actions"), s.rules.actions, s.moves, s.rules.choices || {}, playing, sides, act);
   $("action-args").parentElement.hidden = !(playing && free.length > 0);
 
-  // A countdown in the rules' words ("Bob's card turns itself in 4 s"); without a table,
-  // the designer's plain "next timer".
+  // A countdown in the rules' words ("Bob's card turns itself in 4 s"); the host's next
+  // timer (a turn pulse as much as a deadline) means nothing to a player by itself.
   if (t && t.countdown && s.phase === "playing") {
     timer.deadline = performance.now() + t.countdown.ms;
     timer.text = t.countdown.text;
-  } else if (!s.table && s.nextTimer !== null && s.nextTimer !== undefined && s.clock !== undefined) {
-    timer.deadline = performance.now() + Math.max(0, s.nextTimer - s.clock);
-    timer.text = "next timer";
   } else {
     timer.deadline = null;
   }

@@ -139,8 +139,13 @@ const DiceTable = (() => {
   function fields(box, view, leds) {
     box.replaceChildren();
     if (!view || typeof view !== "object" || Array.isArray(view)) return;
-    for (const [k, v] of Object.entries(view)) {
+    // A game without a view sends {state, players}: g.state's fields are the game's.
+    const entries = Object.entries(view).flatMap(([k, v]) =>
+      k === "state" && v && typeof v === "object" && !Array.isArray(v) ? Object.entries(v) : [[k, v]]);
+    for (const [k, v] of entries) {
       if (!shownField(k, v)) continue;
+      // An object all of whose fields are the host's (timer handles) says nothing.
+      if (v && typeof v === "object" && !Array.isArray(v) && !v.kind && !Object.entries(v).some(([a, b]) => shownField(a, b))) continue;
       const f = el("div", "field");
       f.dataset.field = k;
       f.appendChild(el("span", "key", k));
