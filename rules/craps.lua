@@ -101,8 +101,19 @@ end
 -- Each player sets their own ante (or resets their balance) whenever the point is off,
 -- whoever's turn it is.
 craps.anytime = {"ante", "reset"}
--- What tab completes after `ante ` at the prompt.
-craps.choices = { ante = {5, 10, 25, 50, 100} }
+-- The antes a player may set now (the table's chips, what tab completes after `ante `):
+-- only while the point is off, and no more than the balance.
+local CHIPS = {5, 10, 25, 50, 100}
+craps.choices = {
+  ante = function(g, p)
+    local list = {}
+    if g.state.point ~= "off" or p.bankrupt then return list end
+    for _, amount in ipairs(CHIPS) do
+      if amount <= p.balance and amount % g.params.step == 0 then list[#list + 1] = amount end
+    end
+    return list
+  end,
+}
 
 craps.actions = {
   ante = function(g, p, amount)
