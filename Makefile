@@ -55,6 +55,7 @@ test-browser: build
 	.build-venv/bin/python tests/browser/snap_two_players.py
 	.build-venv/bin/python tests/browser/pixels_table.py   # a Pixels die at the table (a stand-in Web Bluetooth), ~7 s
 	.build-venv/bin/python tests/browser/liars_dice_three_players.py
+	.build-venv/bin/python tests/browser/every_game_table.py   # every shipped game at 1280 and 390 px, ~25 s
 	.build-venv/bin/python tests/browser/sweep_chart.py
 
 serve: build

@@ -80,6 +80,7 @@ function Game:is_over() end
 ---@field roll fun(g: Game, p: Player, r: Roll)
 ---@field bot fun(g: Game|table, p: Player): string|table|nil "roll", an action, {"ante", 25}, {"roll", keep = {1, 3}}, {"wait", 500}; with a view hook its first argument is view(g, p), not g
 ---@field view fun(g: Game, viewer: Player|nil): any what viewer (nil: a spectator) may see; without it everything is visible
+---@field table fun(v: any, t: TableFacts): TableDrawing|nil what the browser table draws for a seat, from its view v (never g) and t's facts (docs/scripting.md, "The table")
 ---@field migrate fun(g: Game)|nil
 ---@field status fun(g: Game): string|nil
 ---@field on_device fun(g: Game, event: "connected"|"disconnected"|"connection_failed"|"authorisation_failed"|"battery", value: integer|nil)|nil
@@ -133,6 +134,37 @@ function led.fade(mask, colour, ms) end
 ---@class TimerHandle
 local TimerHandle = {}
 function TimerHandle:cancel() end
+---The milliseconds until the timer fires next; nil once it fired or was cancelled.
+---@return integer|nil
+function TimerHandle:left() end
+
+---What a `table(v, t)` hook knows besides the view: public facts and what the seat was told.
+---@class TableFacts
+---@field you string|nil the seat's player name; nil for a spectator
+---@field players string[] every player's name, in seat order
+---@field current string|nil whose turn it is (nil when none or the game is over)
+---@field over boolean
+---@field winner string|nil
+---@field loser string|nil a lone player who lost
+---@field draw boolean|nil
+---@field now integer the game clock, ms
+---@field params table the game's params
+---@field said string[] the last 8 lines said to this seat, oldest first
+---@field shown table<string, integer[]> dice shown to everyone since the last roll, by player name
+
+---What a `table(v, t)` hook returns; every field optional.
+---@class TableDrawing
+---@field headline string|nil
+---@field result string|nil the game's end in this seat's words ("You finish $20 down")
+---@field last string|nil the last thing that happened
+---@field turn string|nil
+---@field roll string|boolean|nil the Roll button's label, or false: no roll is taken now
+---@field countdown {text: string, ms: integer}|nil
+---@field track {target: integer, label: string|nil, marks: {name: string, at: integer}[]}|nil
+---@field pot number|string|{label: string|nil, value: number|string}|nil
+---@field balances {name: string, value: number|string, note: string|nil}[]|nil
+---@field cups {name: string, dice: Roll|integer[]|Hidden, note: string|nil}[]|nil
+---@field cards {name: string, open: Card|Card[]|nil, facedown: integer|Hidden|nil, note: string|nil}[]|nil
 
 timer = {}
 ---@param ms integer 0..86400000 (24 h of game time); at most 1000 timers pending

@@ -101,8 +101,19 @@ end
 -- Each player sets their own ante (or resets their balance) whenever the point is off,
 -- whoever's turn it is.
 craps.anytime = {"ante", "reset"}
--- What tab completes after `ante ` at the prompt.
-craps.choices = { ante = {5, 10, 25, 50, 100} }
+-- The antes a player may set now (the table's chips, what tab completes after `ante `):
+-- only while the point is off, and no more than the balance.
+local CHIPS = {5, 10, 25, 50, 100}
+craps.choices = {
+  ante = function(g, p)
+    local list = {}
+    if g.state.point ~= "off" or p.bankrupt then return list end
+    for _, amount in ipairs(CHIPS) do
+      if amount <= p.balance and amount % g.params.step == 0 then list[#list + 1] = amount end
+    end
+    return list
+  end,
+}
 
 craps.actions = {
   ante = function(g, p, amount)
@@ -129,6 +140,54 @@ function craps.status(g)
     parts[#parts + 1] = string.format("%s $%d%s", p.name, p.balance, p.bankrupt and " (bankrupt)" or "")
   end
   return table.concat(parts, " · ")
+end
+
+-- The table each seat sees (the browser draws it). Craps keeps no secrets (no view):
+-- v is the whole game, t the facts of the seat (whose turn, the outcome, what was said).
+local function money(n) return (n < 0 and "-$" or "$") .. math.abs(n) end
+
+local function finish(p, start)
+  local d = p.balance - start
+  if d == 0 then return "even" end
+  return money(math.abs(d)) .. (d > 0 and " up" or " down")
+end
+
+function craps.table(v, t)
+  local you, current, start = t.you, t.current, t.params.balance
+  local tab = {balances = {}}
+  local point = v.state.point
+  local me
+  for i, p in ipairs(v.players) do
+    if p.name == you then me = p end
+    tab.balances[i] = {name = p.name == you and p.name .. " (you)" or p.name, value = money(p.balance),
+                       note = p.bankrupt and "bankrupt: reset restores " .. money(start) or "ante " .. money(p.ante)}
+  end
+  if t.over then
+    if t.winner then
+      tab.result = t.winner == you and "You won: you finish " .. finish(me, start)
+        or t.winner .. " won" .. (me and " (you finish " .. finish(me, start) .. ")" or "")
+    elseif me and #v.players == 1 then
+      tab.result = "You finish " .. finish(me, start)
+    else
+      tab.result = "Nobody beat the house" .. (me and ": you finish " .. finish(me, start) or "")
+    end
+    tab.headline = tab.result
+  elseif point == "off" then
+    tab.headline = (current == you and "Your come-out roll" or current .. "'s come-out roll") .. ": 7 or 11 wins, 2, 3 or 12 loses"
+  else
+    tab.headline = ("The point is %d: %s %d to win, a 7 loses"):format(point, current == you and "roll" or current .. " rolls", point)
+  end
+  if current then
+    tab.turn = current == you and "Your roll" or current .. "'s roll"
+    for _, p in ipairs(v.players) do
+      if p.name == current then tab.pot = {label = "Ante on the table", value = money(p.ante)} end
+    end
+  end
+  for i = #t.said, 1, -1 do
+    local line = t.said[i]
+    if not line:find(" to roll, ante ", 1, true) then tab.last = line; break end
+  end
+  return tab
 end
 
 function craps.bot(g, p)

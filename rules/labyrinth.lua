@@ -165,6 +165,24 @@ labyrinth.actions = {
   end,
 }
 
+-- The table (the browser draws it): the level, the falls, what just happened. One
+-- player, nothing secret: v is the whole game.
+function labyrinth.table(v, t)
+  local s = v.state
+  local tab = {track = {target = #levels, label = "Levels", marks = {{name = "Goals reached", at = s.level - 1}}},
+               balances = {{name = "Falls into a hole", value = s.falls}}, roll = "Shake: restart the level"}
+  local line = t.said[#t.said]
+  if line and not line:find("^level %d+: tilt") then tab.last = line end
+  if t.over then
+    tab.track.marks[1].at = #levels
+    tab.result = "You reached the last goal"
+    tab.headline = tab.result
+  else
+    tab.headline = ("Level %d of %d: tilt the die to roll the ball to the goal"):format(s.level, #levels)
+  end
+  return tab
+end
+
 -- The bot: the next cell on the shortest safe path to the goal (no walls, no holes),
 -- and a tilt towards its centre that brakes as the ball gets there.
 local function next_cell(level, sx, sy)

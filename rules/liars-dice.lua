@@ -143,6 +143,12 @@ liars.choices = {
     end
     return list
   end,
+  -- A call needs a standing bid that is not the caller's.
+  liar = function(g, p)
+    local bid = g.state.bid
+    if g.state.phase == "bidding" and bid and bid.by ~= p.name then return {{}} end
+    return {}
+  end,
 }
 
 function liars.status(g)
@@ -177,6 +183,44 @@ function liars.view(g, viewer)
     v.players[i] = {name = p.name, dice = p.dice, out = p.eliminated, cup = cup, rolled = p.cup ~= nil}
   end
   return v
+end
+
+-- The table each seat sees (the browser draws it): made from the seat's view v alone, with
+-- t's public facts (whose turn, the outcome) and what this seat was told (t.said, the
+-- cups t.shown at a call).
+local words = {"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"}
+local function bid_words(bid)
+  return ("%s %d%s"):format(words[bid.quantity] or tostring(bid.quantity), bid.face, bid.quantity == 1 and "" or "s")
+end
+
+function liars.table(v, t)
+  local you, current = t.you, t.current
+  local tab = {cups = {}}
+  if t.over then
+    tab.headline = t.winner and (t.winner == you and "You won" or t.winner .. " won") or "Game over"
+    tab.result = tab.headline
+  elseif v.phase == "rolling" then
+    tab.headline = current == you and "Roll your dice under the cup" or ("Round %d: %s to roll"):format(v.round, current)
+  elseif v.bid then
+    local by = v.bid.by == you and "You" or v.bid.by
+    tab.headline = ("%s bid %s — %s"):format(by, bid_words(v.bid),
+      current == you and "your move: raise or call liar" or current .. " to move")
+  else
+    tab.headline = current == you and "Open the bidding" or current .. " opens the bidding"
+  end
+  if current then tab.turn = current == you and "Your turn" or current .. "'s turn" end
+  tab.roll = v.phase == "rolling" and "Roll the cup" or false
+  for i = #t.said, 1, -1 do
+    if t.said[i]:find("calls liar", 1, true) then tab.last = t.said[i]; break end
+  end
+  for i, p in ipairs(v.players) do
+    local shown = t.shown[p.name]
+    local note = p.out and "out" or (p.dice .. (p.dice == 1 and " die" or " dice"))
+    if shown then note = note .. " · showed" elseif not p.out and not p.rolled then note = note .. " · to roll" end
+    tab.cups[i] = {name = p.name == you and p.name .. " (you)" or p.name,
+                   dice = shown or p.cup or hidden("dice", p.out and 0 or p.dice), note = note}
+  end
+  return tab
 end
 
 -- The bot sees only its view (v): its own cup, how many dice the others hide, the bid.

@@ -114,7 +114,20 @@ mia.actions = {
     lose_life(g, liar and announcer or p)
   end,
 }
-mia.choices = { announce = ladder }
+-- The moves of the position (the table's buttons, `solve`): an announcement beats the
+-- last one; believing and calling answer one.
+mia.choices = {
+  announce = function(g, p)
+    local list, last = {}, g.state.announced
+    if g.state.phase ~= "announce" then return list end
+    for _, x in ipairs(ladder) do
+      if not last or rank(x) > rank(last) then list[#list + 1] = x end
+    end
+    return list
+  end,
+  believe = function(g, p) return g.state.phase == "respond" and {{}} or {} end,
+  call = function(g, p) return g.state.phase == "respond" and g.state.cup and {{}} or {} end,
+}
 
 function mia.status(g)
   local lives = {}
@@ -138,6 +151,47 @@ function mia.view(g, viewer)
     v.cup = {owner = cup.owner, dice = seen and roll or hidden("dice", 2), value = seen and cup.value or nil}
   end
   return v
+end
+
+-- The table each seat sees (the browser draws it), from the seat's view v and t's facts:
+-- the standing announcement, the cup (its dice only for its owner, or once shown at a
+-- call), every player's lives.
+function mia.table(v, t)
+  local you, current = t.you, t.current
+  local tab = {balances = {}}
+  for i, p in ipairs(v.players) do
+    tab.balances[i] = {name = p.name == you and p.name .. " (you)" or p.name,
+                       value = p.out and "out" or (p.lives .. (p.lives == 1 and " life" or " lives"))}
+  end
+  local mia_text = function(x) return x == 21 and "21 (Mia!)" or tostring(x) end
+  if t.over then
+    tab.result = t.winner == you and "You won" or (t.winner or "Nobody") .. " won"
+    tab.headline = tab.result
+  elseif v.phase == "roll" then
+    tab.headline = (current == you and "Your roll" or current .. " rolls")
+      .. (v.announced and ": beat " .. mia_text(v.announced) or ": a fresh round")
+  elseif v.phase == "announce" then
+    tab.headline = current == you and ("Under your cup: %s — announce%s"):format(mia_text(v.cup.value),
+        v.announced and " more than " .. mia_text(v.announced) or "")
+      or current .. " looks under the cup and announces"
+  else
+    tab.headline = (v.by == you and "You" or v.by) .. " announced " .. mia_text(v.announced) .. " — "
+      .. (current == you and "believe it and roll, or call" or current .. " believes or calls")
+  end
+  if current then tab.turn = current == you and "Your turn" or current .. "'s turn" end
+  tab.roll = v.phase == "roll" and "Roll under the cup" or false
+  if v.cup then
+    local owner = v.cup.owner
+    tab.cups = {{name = owner == you and owner .. " (you)" or owner, dice = t.shown[owner] or v.cup.dice,
+                 note = v.announced and "announced " .. mia_text(v.announced) or nil}}
+  else
+    for name, values in pairs(t.shown) do tab.cups = {{name = name, dice = values, note = "showed"}} end
+  end
+  for i = #t.said, 1, -1 do
+    local line = t.said[i]
+    if line:find(" calls: ", 1, true) or line:find(" believes the Mia", 1, true) then tab.last = line; break end
+  end
+  return tab
 end
 
 -- The chance that a fresh roll reads at least `value` (of 36).

@@ -96,6 +96,35 @@ function race.on_device(g, event, value)
   end
 end
 
+-- The table each seat sees (the browser draws it). The race keeps no secrets (no view):
+-- v is the whole game, t the seat's facts. Variants inherit it.
+function race.table(v, t)
+  local you, current = t.you, t.current
+  local tab = {track = {target = t.params.target, label = "Race to space", marks = {}}}
+  for i, p in ipairs(v.players) do
+    tab.track.marks[i] = {name = p.name == you and p.name .. " (you)" or p.name, at = p.score}
+  end
+  if t.over then
+    tab.result = t.winner == you and "You reached space first: you won" or (t.winner or "Nobody") .. " reached space first"
+    tab.headline = tab.result
+  elseif v.state.paused then
+    tab.headline = "The die disconnected: " .. (current == you and "your" or current .. "'s") .. " turn waits for it"
+  else
+    tab.headline = current == you and "Your roll: every pip moves you closer to space"
+      or current .. " to roll"
+    tab.turn = current == you and "Your turn" or current .. "'s turn"
+    local left = v.state.timeout and v.state.timeout:left()
+    if left then
+      tab.countdown = {text = current == you and "Your turn passes" or current .. "'s turn passes", ms = left}
+    end
+  end
+  for i = #t.said, 1, -1 do
+    local line = t.said[i]
+    if not line:find(" to roll (score ", 1, true) and not line:find("^scores: ") then tab.last = line; break end
+  end
+  return tab
+end
+
 function race.bot(g, p) return "roll" end
 
 return race

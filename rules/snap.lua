@@ -113,12 +113,37 @@ snap.actions = {
 
 -- Everyone sees the same: stacks face down (a count), the open piles' top cards.
 function snap.view(g, viewer)
-  local v = {turn = g.current and g.current.name, players = {}}
+  local v = {turn = g.current and g.current.name, players = {},
+             flip_in = g.state.auto and g.state.auto:left()} -- the slow player's card turns itself
   for i, p in ipairs(g.players) do
     v.players[i] = {name = p.name, out = p.eliminated, stack = hidden("cards", #p.stack),
                     top = top(p), pile = #p.pile}
   end
   return v
+end
+
+-- The table each seat sees (the browser draws it), from the view v: every stack face
+-- down, every open pile's top card, whose flip, and when the slow player's card turns.
+function snap.table(v, t)
+  local you, current = t.you, t.current
+  local tab = {cards = {}}
+  for i, p in ipairs(v.players) do
+    tab.cards[i] = {name = p.name == you and p.name .. " (you)" or p.name, open = p.top, facedown = p.stack,
+                    note = p.out and "out" or (p.pile .. " open, " .. p.stack.count .. " face down")}
+  end
+  if t.over then
+    tab.result = t.winner == you and "You won: you hold every card" or (t.winner or "Nobody") .. " won"
+    tab.headline = tab.result
+  else
+    tab.headline = (current == you and "Your flip" or current .. " flips")
+      .. " — call Snap! when two open cards match"
+    tab.turn = current == you and "Your turn" or current .. "'s turn"
+    if v.flip_in then
+      tab.countdown = {text = current == you and "Your card turns itself" or current .. "'s card turns itself", ms = v.flip_in}
+    end
+  end
+  tab.last = t.said[#t.said]
+  return tab
 end
 
 -- The bot sees the view: a pair of equal top cards is a snap.

@@ -513,6 +513,7 @@ actor Room {
         if let lastRoll = SeatView.lastRollJSON(game, for: viewer) { out += "\"lastRoll\":\(lastRoll)," }
         out += "\"view\":\(SeatView.viewJSON(game, for: viewer)),\"viewer\":\(viewer.map(\.jsonQuoted) ?? "null"),"
         if let moves = SeatView.movesJSON(game, for: viewer) { out += "\"moves\":\(moves)," }
+        if let table = SeatView.tableJSON(game, for: viewer) { out += "\"table\":\(table)," }
         switch game.outcome {
         case .win(let p)?: out += "\"outcome\":\("\(p) won".jsonQuoted),"
         case .draw?: out += "\"outcome\":\"a draw\","
@@ -529,7 +530,7 @@ actor Room {
     func summaryJSON() -> String {
         "{\"room\":\(id.jsonQuoted),\"rules\":\(entry.file.jsonQuoted),\"name\":\(entry.rules.name.jsonQuoted),\"seats\":\(seatCount),"
             + "\"players\":[\(seats.map(\.name.jsonQuoted).joined(separator: ","))],\"phase\":\"\(game == nil ? "waiting" : (game?.isOver == true ? "over" : "playing"))\","
-            + "\"spectators\":\(subscribers.values.filter { $0.seat == nil }.count)}"
+            + "\"spectators\":\(subscribers.values.filter { $0.seat == nil }.count),\"connected\":\(seats.filter { $0.connections > 0 }.count)}"
     }
 
     static func makeToken() -> String {

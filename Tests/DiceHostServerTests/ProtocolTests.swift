@@ -121,12 +121,14 @@ struct ProtocolTests {
         let annSees = try #require(await ann.next("events"))
         let bobSees = try #require(await bob.next("events"))
         // Snap hides nothing the view shows: both seats get the same message but for
-        // whom it is made (`viewer`), when (`clock`) and the seat's moves (Bob's turn to
-        // flip; snap and show are anyone's).
+        // whom it is made (`viewer`), when (`clock`), the seat's moves (Bob's turn to
+        // flip; snap and show are anyone's) and its table (in the seat's words: "Your flip").
         var annState = try #require(annSees["state"] as? [String: Any]), bobState = try #require(bobSees["state"] as? [String: Any])
         #expect(annState.removeValue(forKey: "viewer") as? String == "Ann" && bobState.removeValue(forKey: "viewer") as? String == "Bob")
         let annMoves = annState.removeValue(forKey: "moves") as? [String: [[Any]]], bobMoves = bobState.removeValue(forKey: "moves") as? [String: [[Any]]]
         #expect(annMoves?["flip"]?.count == 0 && bobMoves?["flip"]?.count == 1 && annMoves?["snap"]?.count == 1 && bobMoves?["snap"]?.count == 1)
+        #expect((annState.removeValue(forKey: "table") as? [String: Any])?["turn"] as? String == "Bob's turn")
+        #expect((bobState.removeValue(forKey: "table") as? [String: Any])?["turn"] as? String == "Your turn")
         for key in ["clock"] { annState[key] = nil; bobState[key] = nil }  // made a moment apart
         let sorted = { (state: [String: Any]) in
             String(decoding: (try? JSONSerialization.data(withJSONObject: state, options: [.sortedKeys])) ?? Data(), as: UTF8.self)

@@ -136,8 +136,14 @@ def sized_snap(driver, name, width, height):
 
 
 def field(driver, name):
-    found = driver.find_elements(By.CSS_SELECTOR, '#table-fields [data-field="%s"]' % name)
-    return found[0].text if found else ""
+    """A field of the seat's view, as the page received it ("" when absent)."""
+    value = driver.execute_script("return lastState && lastState.view ? lastState.view[arguments[0]] : null", name)
+    return "" if value is None else value
+
+
+def over(driver):
+    """The result banner is up."""
+    return driver.find_element(By.ID, "banner").is_displayed()
 
 
 def log_count(driver):
@@ -182,7 +188,7 @@ def main():
         illegal_checked = 0
         moves = 0
         while moves < 120:
-            if "Game over" in text_of(ann, "phase"):
+            if over(ann):
                 break
             mover = None
             for name in NAMES:
@@ -197,12 +203,12 @@ def main():
             called = False
             if "rolling" in phase:
                 click(driver, "#roll")
-            elif field(driver, "bid") in ("", "–"):
+            elif not field(driver, "bid"):
                 if not shot_taken:
                     # Mid-round: each window shows its own cup, the others' face down.
                     for name in NAMES:
                         snap(windows[name], "liars-dice-%s-bidding" % name.lower())
-                        cups = windows[name].find_elements(By.CSS_SELECTOR, '#scoreboard td[data-field="cup"]')
+                        cups = windows[name].find_elements(By.CSS_SELECTOR, '#drawn-table .cups .row')
                         faces = [len(c.find_elements(By.CSS_SELECTOR, ".die:not(.back)")) for c in cups]
                         backs = [len(c.find_elements(By.CSS_SELECTOR, ".die.back")) for c in cups]
                         me = NAMES.index(name)
@@ -243,15 +249,17 @@ def main():
                 click(driver, 'button[data-action="liar"]')
                 called = True
                 raised = False
-            wait(ann, lambda d: log_count(d) > count or "Game over" in text_of(d, "phase"), "%s's move on Ann's screen" % mover)
+            wait(ann, lambda d: log_count(d) > count or over(d), "%s's move on Ann's screen" % mover)
             if called and not call_checked:
-                # The first call shows every cup (2 dice each): each window draws the same
-                # six dice in the scoreboard's "shown" column, from the reveal events.
+                # The first call shows every cup (2 dice each): each window's table draws
+                # the same six dice (the rules' table, from the reveal events), and says
+                # what the call found.
                 shown = {}
                 for name in NAMES:
-                    cells = '#scoreboard td[data-field="shown"] .die'
+                    cells = '#drawn-table .cups .die:not(.back)'
                     wait(windows[name], lambda d: len(d.find_elements(By.CSS_SELECTOR, cells)) == 6, "the shown cups on %s's screen" % name)
                     shown[name] = [e.get_attribute("data-value") for e in windows[name].find_elements(By.CSS_SELECTOR, cells)]
+                    assert "calls liar" in text_of(windows[name], "last"), text_of(windows[name], "last")
                     snap(windows[name], "liars-dice-%s-call" % name.lower())
                 assert shown["Ann"] == shown["Bob"] == shown["Cy"], shown
                 call_checked = True
@@ -259,7 +267,7 @@ def main():
             for name in NAMES:
                 received[name] += frames(windows[name])
         for name in NAMES:
-            wait(windows[name], lambda d: "Game over" in text_of(d, "phase"), "the end on %s's screen" % name)
+            wait(windows[name], over, "the result banner on %s's screen" % name)
             snap(windows[name], "liars-dice-%s-over" % name.lower())
             received[name] += frames(windows[name])
         assert shot_taken, "no round reached bidding"
@@ -267,7 +275,7 @@ def main():
         assert picker_shot_taken and illegal_checked > 0, "no raise was made through the picker"
         checked = sum(check_frames(name, received[name]) for name in NAMES)
         assert checked > 30, "too few frames captured (%d): is the performance log on?" % checked
-        winner = text_of(ann, "phase")
+        winner = text_of(ann, "banner-text")
         print("browser test: Liar's Dice in three windows to the end (%s), %d moves (bids through the picker, %d raises "
               "checked for illegal bids), %d frames checked: ok (%.1f s)"
               % (winner, moves, illegal_checked, checked, time.time() - started))

@@ -102,6 +102,7 @@ def main():
         wait(ann, shows(ann, "turn", "Your turn"), "Ann's turn")
 
         # Connect: the Pixels service is asked for; WhoAreYou, then RequestRssi, are written.
+        click(ann, "#die-menu summary")  # the Pixels button is behind the table's die menu
         click(ann, "#pixels-connect")
         wait(ann, shows(ann, "pixels-status", "Pixels die connected (battery 87%)"), "the die connected")
         requests = ann.execute_script("return window.__fakePixel.requests")

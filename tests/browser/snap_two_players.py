@@ -27,8 +27,8 @@ DICEHOST = os.environ.get("DICEHOST", os.path.join(ROOT, ".build", "debug", "dic
 BOB = "<b>Bob</b>"  # markup in a name must show as text
 
 
-def start_server():
-    server = subprocess.Popen([DICEHOST, "serve", os.path.join(ROOT, "rules"), "--port", "0"],
+def start_server(rules=None):
+    server = subprocess.Popen([DICEHOST, "serve", rules or os.path.join(ROOT, "rules"), "--port", "0"],
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     line = server.stdout.readline()
     match = re.search(r"http://[0-9.]+:(\d+)/", line)
@@ -44,7 +44,7 @@ def browser():
                  "--window-size=1100,900", "--user-data-dir=" + tempfile.mkdtemp(prefix="dicehost-chrome-")):
         options.add_argument(flag)
     # The DevTools network events (WebSocket frames) for the Liar's Dice test's checks.
-    options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
+    options.set_capability("goog:loggingPrefs", {"performance": "ALL", "browser": "ALL"})
     binary = os.environ.get("CHROMIUM", "/usr/bin/chromium")
     if os.path.exists(binary):
         options.binary_location = binary
@@ -121,7 +121,8 @@ def main():
         wait(bob, shows(bob, "turn", "Ann's turn"), "Ann's turn on Bob's screen")
         assert BOB in text_of(ann, "players"), "Bob's name is shown as typed"
         assert not ann.find_elements(By.CSS_SELECTOR, "#players b"), "a name became markup"
-        assert "next timer in" in text_of(ann, "timer"), "the turn timer is shown"
+        assert "Your card turns itself in" in text_of(ann, "timer"), text_of(ann, "timer")
+        assert "Ann's card turns itself in" in text_of(bob, "timer"), text_of(bob, "timer")
         assert len(ann.find_elements(By.CSS_SELECTOR, "#leds .led")) == 6
 
         # Out of turn: Bob's flip button is disabled (his state lists no flip for him);
@@ -135,8 +136,10 @@ def main():
         # Snap has no dice: no dice drawn, no Roll button; the stacks are face down (counts).
         assert not bob.find_element(By.ID, "roll").is_displayed(), "a Roll button in a game without dice"
         assert not bob.find_element(By.ID, "dice").is_displayed()
-        stacks = bob.find_elements(By.CSS_SELECTOR, '#scoreboard td[data-field="stack"] .hidden')
-        assert len(stacks) == 2 and "26 cards hidden" in stacks[0].text, [s.text for s in stacks]
+        stacks = bob.find_elements(By.CSS_SELECTOR, '#drawn-table .stacks .row')
+        assert len(stacks) == 2 and "26 face down" in stacks[0].text, [s.text for s in stacks]
+        assert not bob.find_elements(By.CSS_SELECTOR, "#drawn-table .card:not(.back)"), "a face-down card is shown"
+        assert not bob.find_element(By.ID, "die-menu").is_displayed(), "a Pixels menu in a game without dice"
         assert not bob.find_element(By.ID, "raw-details").get_attribute("open"), "raw view data is shown by default"
         screenshot(bob, "bob-refused")
         time.sleep(0.3)
@@ -164,13 +167,13 @@ def main():
 
         # Bob calls snap until he is out of cards: a whole game, to its end.
         for _ in range(80):
-            if "Game over" in text_of(bob, "phase"):
+            if bob.find_element(By.ID, "banner").is_displayed():
                 break
             count = log_count(bob)
             click(bob, 'button[data-action="snap"]')
-            wait(bob, lambda d: log_count(d) > count or "Game over" in text_of(d, "phase"), "Bob's snap")
-        wait(ann, shows(ann, "phase", "Game over: Ann won"), "the end on Ann's screen")
-        wait(bob, shows(bob, "phase", "Game over: Ann won"), "the end on Bob's screen")
+            wait(bob, lambda d: log_count(d) > count or d.find_element(By.ID, "banner").is_displayed(), "Bob's snap")
+        wait(ann, shows(ann, "banner", "You won"), "the result on Ann's screen")
+        wait(bob, shows(bob, "banner", "Ann won"), "the result on Bob's screen")
         assert "Ann wins!" in text_of(ann, "log")
         screenshot(ann, "ann-game-over")
         assert ann.find_element(By.ID, "restart").is_displayed()

@@ -141,7 +141,7 @@ public struct RuleSet: Sendable {
         return lines.joined(separator: "\n")
     }
 
-    static let knownHooks = ["setup", "turn", "roll", "bot", "migrate", "status", "on_device", "view", "invariant"]
+    static let knownHooks = ["setup", "turn", "roll", "bot", "migrate", "status", "on_device", "view", "table", "invariant"]
 
     /// Validates a `rules{...}` declaration table (raised at the script's line).
     static func declaration(from table: LuaRef, in lua: LuaState, location: String) throws -> RuleSet {

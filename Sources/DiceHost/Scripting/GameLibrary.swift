@@ -140,6 +140,13 @@ extension Game {
                 host.timers.removeAll { Int64($0.id) == id }
                 return 0
             }),
+            ("left", { [unowned self] call in
+                // handle:left() for a table's countdown: nil once the timer fired or was cancelled.
+                let id = try call.integer(1)
+                try lua.charge(host.timers.count)
+                guard let due = host.timers.pending.first(where: { Int64($0.id) == id })?.due else { return 0 }
+                return call.push(Int64(max(0, due - host.now)))
+            }),
         ]
     }
 

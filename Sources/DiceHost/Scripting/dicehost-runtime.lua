@@ -77,6 +77,12 @@ function Timer:cancel()
   if sim then return sim.cancel(self.id) end
   host.cancel(self.id)
 end
+-- The milliseconds until the timer fires next (nil once it fired or was cancelled): what
+-- a table's countdown shows.
+function Timer:left()
+  if sim then return nil end
+  return host.left(self.id)
+end
 local timer = {
   after = function(ms, fn)
     if sim then return setmetatable({id = sim.after(ms, fn, false)}, Timer) end

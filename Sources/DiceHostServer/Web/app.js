@@ -13,7 +13,7 @@ let room = params.get("room");       // the room this page is at
 let seat = null;                     // {name, token} when seated here
 let spectating = false;
 let pending = [];                    // messages to send once the server said hello
-let timer = { deadline: null, handle: null };
+let timer = { deadline: null, handle: null, text: null };
 let lastState = null;
 // The dice each player showed (`reveal` events), until the next roll: a call in Liar's
 // Dice puts every cup on the table, and the scoreboard draws it there. (A map with no
@@ -172,7 +172,11 @@ function fillParams() {
   }
 }
 
-function showRooms(list) {
+function showRooms(all) {
+  // Finished rooms, and rooms nobody is at (no seat taken, or every player gone), are no
+  // place to go.
+  const list = all.filter((r) => r.room === room
+    || (r.phase !== "over" && r.players.length > 0 && (r.connected === undefined || r.connected + r.spectators > 0)));
   const ul = $("rooms");
   ul.replaceChildren();
   if (list.length === 0) { const li = document.createElement("li"); li.textContent = "no rooms yet"; ul.appendChild(li); }
@@ -180,7 +184,8 @@ function showRooms(list) {
     const li = document.createElement("li");
     li.dataset.room = r.room;
     const text = document.createElement("span");
-    text.textContent = r.room + " · " + r.name + " · " + r.phase + " · " + r.players.length + "/" + r.seats + " " + r.players.join(", ") + " ";
+    text.textContent = r.name + " · " + (r.phase === "waiting" ? "waiting for players" : "playing") + " · "
+      + r.players.length + " of " + r.seats + ": " + r.players.join(", ") + " ";
     li.appendChild(text);
     if (r.phase === "waiting") li.appendChild(button("Join", "join", () => joinRoom(r.room)));
     li.appendChild(button("Watch", "watch", () => { room = r.room; spectating = true; send({ type: "watch", room: r.room }); }));
@@ -245,9 +250,12 @@ function addEvents(first, events) {
   // A seat receives only the events it may see, so `first` (the game's index of the
   // first event sent) does not number them one by one: they are appended in order.
   events.forEach((e) => {
+    // The die's LED commands are drawn on the LED strip, not written in the log.
+    if (e.type === "led") return;
     const li = document.createElement("li");
     li.dataset.index = log.querySelectorAll("li[data-index]").length;
-    li.className = e.type + (e.to ? " private" : "") + (e.hidden ? " hidden" : "");
+    // Prefixed: an event's type is no style of the page's (a "led" line is no LED box).
+    li.className = "ev-" + e.type + (e.to ? " private" : "") + (e.hidden ? " hidden" : "");
     li.textContent = describe(e);
     log.appendChild(li);
   });
@@ -299,11 +307,18 @@ function showState(s) {
   $("room-link").textContent = "Invite a friend: " + location.origin + "/?room=" + room;
   $("you").textContent = seat ? "You are " + seat.name + "." : "You are watching.";
   $("phase").textContent = s.phase === "waiting"
-    ? "Waiting for players: " + s.players.length + " of " + s.seats + " seats taken"
-    : s.phase === "over" ? "Game over: " + (s.outcome || "") : "";
-  $("turn").textContent = s.phase === "playing" && s.current ? (seat && s.current === seat.name ? "Your turn" : s.current + "'s turn") : "";
+    ? "Waiting for players: " + s.players.length + " of " + s.seats + " seats taken" : "";
+  // The rules' table (the state's `table`): a headline, what just happened, and below
+  // its track, balances, cups and cards; without one (or when it failed) the view is
+  // drawn field by field.
+  const t = s.table && !s.table.error ? s.table : null;
+  $("headline").textContent = t && s.phase === "playing" ? t.headline || "" : "";
+  $("last").textContent = t && t.last ? t.last : "";
+  $("turn").textContent = s.phase === "playing" && s.current
+    ? (t && t.turn) || (seat && s.current === seat.name ? "Your turn" : s.current + "'s turn") : "";
+  showBanner(s, t);
   $("turn").dataset.current = s.current || "";
-  $("status-line").textContent = s.status || "";
+  $("status-line").textContent = t ? "" : s.status || "";
 
   const players = $("players");
   players.replaceChildren();
@@ -313,9 +328,10 @@ function showState(s) {
     li.classList.toggle("current", !!p.current);
     li.classList.toggle("offline", !p.connected);
     li.classList.toggle("out", !!p.out);
-    li.textContent = (p.current ? "▶ " : "") + p.name + (p.score !== undefined ? " · " + p.score : "")
+    li.textContent = p.name + (p.score !== undefined ? " · " + p.score : "")
       + (seat && p.name === seat.name ? " (you)" : "") + (p.connected ? "" : " (offline)");
-    if (p.summary) { const small = document.createElement("span"); small.className = "summary"; small.textContent = p.summary; li.appendChild(small); }
+    // (p.summary, the designer's `state` line, is not drawn: the scoreboard shows the
+    // view's fields without the host's values - timer handles, seats.)
     players.appendChild(li);
   }
   $("spectators").textContent = s.spectators ? s.spectators + " watching" : "";
@@ -323,24 +339,33 @@ function showState(s) {
   // A game without dice (the rules say dice = false) draws none and has no Roll button.
   const hasDice = s.rules.hasDice !== false;
   const dice = $("dice");
+  let caption = "";
   dice.replaceChildren();
   dice.hidden = !hasDice;
-  $("leds").hidden = !hasDice;
+  // The die's faces only while the rules light one (a game without LEDs shows none).
+  $("leds").hidden = !hasDice || !(s.leds || []).some((c) => /^#[0-9a-f]{6}$/.test(c) && c !== "#000000");
   if (hasDice && s.lastRoll && s.lastRoll.hidden) {
     for (let i = 0; i < s.lastRoll.dice; i++) dice.appendChild(DiceTable.dieBack(false));
     dice.title = s.lastRoll.player + " rolled under the cup";
+    caption = (seat && s.lastRoll.player === seat.name ? "You" : s.lastRoll.player) + " rolled under the cup";
   } else if (hasDice && s.lastRoll) {
     if (s.lastRoll.flag !== "ok") { const d = drawDie(s.lastRoll.flag, null); dice.appendChild(d); }
     for (const v of s.lastRoll.values) dice.appendChild(drawDie(v, s.leds && s.leds[v - 1]));
     dice.title = s.lastRoll.player + " rolled " + s.lastRoll.total;
+    const mine = seat && s.lastRoll.player === seat.name;
+    caption = s.lastRoll.flag !== "ok"
+      ? (mine ? "Your" : s.lastRoll.player + "'s") + " roll did not count (" + s.lastRoll.flag + ")"
+      : (mine ? "You" : s.lastRoll.player) + " rolled " + s.lastRoll.total;
   }
+  $("dice-caption").textContent = caption;
   // The rules' view for this seat: a scoreboard of the players' public fields, the
   // other fields by kind; the raw data only behind the details toggle.
   const me = seat ? seat.name : null;
   const view = s.view;
   const hasPlayersView = view && Array.isArray(view.players);
-  DiceTable.scoreboard($("scoreboard"), hasPlayersView ? view.players : null, s, me, s.leds, shownDice);
-  DiceTable.fields($("table-fields"), view, s.leds);
+  const drawn = DiceTable.drawTable($("drawn-table"), t);
+  DiceTable.scoreboard($("scoreboard"), hasPlayersView && !drawn ? view.players : null, s, me, s.leds, shownDice);
+  DiceTable.fields($("table-fields"), drawn ? null : view, s.leds);
   $("raw-view").textContent = view === undefined ? "" : JSON.stringify(view, null, 2);
   const leds = $("leds");
   leds.replaceChildren();
@@ -355,10 +380,13 @@ function showState(s) {
   const seated = !!seat;
   $("start").hidden = !(seated && s.phase === "waiting" && s.players.length >= s.rules.minPlayers);
   $("restart").hidden = !(seated && s.phase === "over");
+  $("die-menu").hidden = !hasDice;
   $("controls").hidden = !seated;
   $("roll").hidden = !hasDice;
   const myTurn = s.phase === "playing" && (!s.current || (seat && s.current === seat.name));
-  $("roll").disabled = !myTurn;
+  // The rules' table may name the roll ("Roll your cup") or say none is taken now.
+  $("roll").disabled = !myTurn || (t !== null && t.roll === false);
+  $("roll").textContent = t && typeof t.roll === "string" ? t.roll : "Roll";
   // The moves this seat may make now (`moves`): a button, a button per value, or a
   // picker per action, disabled when it is not this seat's move; the free-text box only
   // for actions whose moves the rules do not list.
@@ -367,8 +395,11 @@ function showState(s) {
   const free = MovePicker.draw($("actions"), s.rules.actions, s.moves, s.rules.choices || {}, playing, sides, act);
   $("action-args").parentElement.hidden = !(playing && free.length > 0);
 
-  if (s.nextTimer !== null && s.nextTimer !== undefined && s.clock !== undefined) {
-    timer.deadline = performance.now() + Math.max(0, s.nextTimer - s.clock);
+  // A countdown in the rules' words ("Bob's card turns itself in 4 s"); the host's next
+  // timer (a turn pulse as much as a deadline) means nothing to a player by itself.
+  if (t && t.countdown && s.phase === "playing") {
+    timer.deadline = performance.now() + t.countdown.ms;
+    timer.text = t.countdown.text;
   } else {
     timer.deadline = null;
   }
@@ -379,8 +410,25 @@ function tickTimer() {
   clearTimeout(timer.handle);
   if (timer.deadline === null) { $("timer").textContent = ""; return; }
   const left = Math.max(0, timer.deadline - performance.now());
-  $("timer").textContent = "⏱ next timer in " + (left / 1000).toFixed(1) + " s";
+  $("timer").textContent = timer.text + " in " + Math.ceil(left / 1000) + " s";
   if (left > 0) timer.handle = setTimeout(tickTimer, 100);
+}
+
+/// The end of the game in this seat's words: the rules' `result`, else who won.
+function showBanner(s, t) {
+  const over = s.phase === "over";
+  $("banner").hidden = !over;
+  if (!over) return;
+  const me = seat ? seat.name : null;
+  let text = t && t.result;
+  if (!text) {
+    const won = /^(.*) won$/.exec(s.outcome || ""), lost = /^(.*) lost$/.exec(s.outcome || "");
+    if (won) text = won[1] === me ? "You won" : won[1] + " won";
+    else if (lost) text = lost[1] === me ? "You lost" : lost[1] + " lost";
+    else text = s.outcome === "a draw" ? "A draw" : "Game over";
+  }
+  $("banner-text").textContent = text;
+  $("banner").classList.toggle("you-won", /^You (won|reached)/.test(text));
 }
 
 function parseArgs(text) {

@@ -74,6 +74,7 @@ const DiceTable = (() => {
     if (typeof v === "object") {
       const g = el("span", "group");
       for (const [k, x] of Object.entries(v)) {
+        if (!shownField(k, x)) continue;
         const f = el("span", "field");
         f.appendChild(el("span", "key", k));
         f.appendChild(value(x, leds));
@@ -96,7 +97,9 @@ const DiceTable = (() => {
     }
     table.hidden = false;
     const columns = [];
-    for (const p of players) for (const k of Object.keys(p)) if (k !== "name" && k !== "out" && !columns.includes(k)) columns.push(k);
+    for (const p of players) {
+      for (const [k, v] of Object.entries(p)) if (k !== "name" && k !== "out" && shownField(k, v) && !columns.includes(k)) columns.push(k);
+    }
     const showing = shown && players.some((p) => Array.isArray(shown[p.name]));
     const head = el("tr");
     head.appendChild(el("th", "", "player"));
@@ -136,8 +139,13 @@ const DiceTable = (() => {
   function fields(box, view, leds) {
     box.replaceChildren();
     if (!view || typeof view !== "object" || Array.isArray(view)) return;
-    for (const [k, v] of Object.entries(view)) {
-      if (k === "players" || k === "you" || k === "params" || v === null) continue;
+    // A game without a view sends {state, players}: g.state's fields are the game's.
+    const entries = Object.entries(view).flatMap(([k, v]) =>
+      k === "state" && v && typeof v === "object" && !Array.isArray(v) ? Object.entries(v) : [[k, v]]);
+    for (const [k, v] of entries) {
+      if (!shownField(k, v)) continue;
+      // An object all of whose fields are the host's (timer handles) says nothing.
+      if (v && typeof v === "object" && !Array.isArray(v) && !v.kind && !Object.entries(v).some(([a, b]) => shownField(a, b))) continue;
       const f = el("div", "field");
       f.dataset.field = k;
       f.appendChild(el("span", "key", k));
@@ -146,5 +154,97 @@ const DiceTable = (() => {
     }
   }
 
-  return { die, dieBack, value, scoreboard, fields };
+  // ---- the rules' table (the state's `table`, docs/scripting.md "The table") ----
+
+  // A host value that is no part of the game a player would name: a timer handle
+  // ({id: 14}), a seat number, a flag that is off.
+  const isTimerHandle = (v) => v !== null && typeof v === "object" && !Array.isArray(v)
+    && Object.keys(v).length === 1 && Number.isInteger(v.id);
+  const HOST_KEYS = new Set(["seat", "players", "you", "params", "last_roll", "eliminated"]);
+  function shownField(k, v) {
+    return !HOST_KEYS.has(k) && v !== null && v !== false && !isTimerHandle(v);
+  }
+
+  function row(name, note) {
+    const r = el("div", "row");
+    r.appendChild(el("span", "who", name));
+    if (note) r.appendChild(el("span", "note", note));
+    return r;
+  }
+
+  function diceOf(d) {
+    const g = el("span", "group");
+    if (d && Number.isInteger(d.hidden)) {
+      g.classList.add("hidden");
+      g.dataset.hiddenCount = d.hidden;
+      for (let i = 0; i < Math.min(d.hidden, 6); i++) g.appendChild(dieBack(true));
+      if (d.hidden > 6) g.appendChild(el("span", "count", "+" + (d.hidden - 6)));
+    } else if (d && Array.isArray(d.values)) {
+      for (const x of d.values) g.appendChild(die(x, null, true));
+    }
+    return g;
+  }
+
+  // The table as elements in `box`; returns whether there was one to draw.
+  function drawTable(box, t) {
+    box.replaceChildren();
+    if (!t || typeof t !== "object" || t.error) return false;
+    if (t.pot && t.pot.value !== undefined) {
+      const pot = el("div", "pot");
+      pot.appendChild(el("span", "key", t.pot.label || "Pot"));
+      pot.appendChild(el("span", "amount", String(t.pot.value)));
+      box.appendChild(pot);
+    }
+    if (t.track && Array.isArray(t.track.marks) && t.track.target > 0) {
+      const track = el("div", "track");
+      track.appendChild(el("div", "key", (t.track.label || "Target") + ": " + t.track.target));
+      for (const m of t.track.marks) {
+        const r = row(m.name, m.at + " of " + t.track.target);
+        const bar = el("div", "bar");
+        const fill = el("div", "fill");
+        fill.style.width = Math.max(0, Math.min(100, (100 * m.at) / t.track.target)) + "%";
+        bar.appendChild(fill);
+        r.insertBefore(bar, r.lastChild);
+        track.appendChild(r);
+      }
+      box.appendChild(track);
+    }
+    if (Array.isArray(t.balances) && t.balances.length > 0) {
+      const list = el("div", "balances");
+      for (const b of t.balances) {
+        const r = row(b.name, b.note);
+        r.insertBefore(el("span", "amount", String(b.value)), r.children[1] || null);
+        list.appendChild(r);
+      }
+      box.appendChild(list);
+    }
+    if (Array.isArray(t.cups) && t.cups.length > 0) {
+      const list = el("div", "cups");
+      for (const c of t.cups) {
+        const r = row(c.name, c.note);
+        r.insertBefore(diceOf(c.dice), r.children[1] || null);
+        list.appendChild(r);
+      }
+      box.appendChild(list);
+    }
+    if (Array.isArray(t.cards) && t.cards.length > 0) {
+      const list = el("div", "stacks");
+      for (const c of t.cards) {
+        const r = row(c.name, c.note);
+        const g = el("span", "group cards");
+        if (c.facedown > 0) {
+          const back = el("span", "card back", "");
+          back.title = c.facedown + " face down";
+          g.appendChild(back);
+        }
+        for (const x of c.open || []) g.appendChild(card(x));
+        r.insertBefore(g, r.children[1] || null);
+        list.appendChild(r);
+      }
+      box.appendChild(list);
+    }
+    return true;
+  }
+
+  return { die, dieBack, value, scoreboard, fields, drawTable, shownField };
 })();

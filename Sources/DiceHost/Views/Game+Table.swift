@@ -1,0 +1,85 @@
+import Lua
+
+/// The table a front end draws for one seat: the rules' optional `table(v, t)` hook, a
+/// small vocabulary (a headline, the last thing that happened, whose turn, a countdown,
+/// a track to a target, a pot and balances, cups, cards; see `TableEncoder` and
+/// docs/scripting.md, "The table").
+///
+/// Secrecy by construction: the hook is never given `g`. It gets `v`, the viewer's view
+/// (the rules' `view(g, viewer)`, or the whole game in a game without one - a game that
+/// keeps nothing secret), and `t`, facts every seat may know or this seat was told: its
+/// name, the players, whose turn, the outcome, the clock, the params, the lines said to
+/// this seat and the dice shown to it. So a table shows no more than its seat's view.
+extension Game {
+    /// Whether the rules have a `table` hook.
+    public var hasTable: Bool {
+        if case .function = lua.get(rulesTable, "table") { return true }
+        return false
+    }
+
+    /// The most say lines `t.said` holds, and how far back the facts look for them.
+    static let tableSaidLines = 8
+    static let tableEventsScanned = 2_000
+
+    /// The table of `viewer` (a player's name; nil: a spectator) as JSON, nil without the
+    /// hook. Runs under the budget and changes nothing (whatever the hook writes is put
+    /// back). A failing hook or a result outside the vocabulary throws, naming the field.
+    public func table(for viewer: String?) throws -> JSONValue? {
+        let hook = lua.get(rulesTable, "table")
+        guard case .function = hook else { return nil }
+        try checkViewer(viewer)
+        return try leavingUnchanged(restoringLua: true) {
+            if transactional { _ = try? currentSnapshot() }
+            let view = try viewValue(for: viewer)
+            let facts = try tableFacts(for: viewer)
+            let result: LuaValue
+            do {
+                result = try lua.call(hook, [view, .table(facts)]).first ?? .nil
+            } catch let error as LuaError {
+                throw GameError.script(error)
+            }
+            var encoder = TableEncoder(lua: lua, location: rules.location)
+            return try encoder.encode(result)
+        }
+    }
+
+    /// `t`: what every seat may know, and what this seat was told (its events only).
+    func tableFacts(for viewer: String?) throws -> LuaRef {
+        let events = self.events
+        let start = max(events.lastIndex { if case .start = $0.kind { return true } else { return false } } ?? 0,
+                        events.count - Self.tableEventsScanned)
+        try lua.charge(events.count - start)
+        var said: [LuaValue] = []
+        var shown: [(String, LuaValue)] = []
+        // Newest first: the last lines said, and the dice shown since the last roll.
+        var rolled = false
+        for event in events[start...].reversed() {
+            guard let seen = event.seen(by: viewer) else { continue }
+            switch seen.kind {
+            case .say(let text) where said.count < Self.tableSaidLines: said.append(.string(text))
+            case .roll, .hiddenRoll: rolled = true
+            case .reveal(let player, let roll) where !rolled && !shown.contains(where: { $0.0 == player }):
+                shown.append((player, .table(lua.makeTable(array: roll.values.map { .integer(Int64($0)) }))))
+            default: break
+            }
+        }
+        let players = lua.makeTable(array: playerNames.map { .string($0) })
+        var fields: [(String, LuaValue)] = [
+            ("players", .table(players)),
+            ("said", .table(lua.makeTable(array: said.reversed()))),
+            ("shown", .table(lua.makeTable(fields: shown))),
+            ("now", .integer(Int64(host.now))),
+            ("over", .boolean(isOver)),
+            ("params", lua.get(g, "params")),
+        ]
+        if let viewer { fields.append(("you", .string(viewer))) }
+        if let current = currentPlayer, !isOver { fields.append(("current", .string(current))) }
+        switch outcome {
+        case .win(let p)?: fields.append(("winner", .string(p)))
+        case .loss(let p)?: fields.append(("loser", .string(p)))
+        case .draw?: fields.append(("draw", .boolean(true)))
+        case nil: break
+        }
+        return lua.makeTable(fields: fields)
+    }
+}
