@@ -3,6 +3,10 @@ import Foundation
 /// The way to one connected client: the text messages to send it, in order. A client
 /// whose backlog passes the limit is cut off (its connection closes at once, it comes
 /// back with its token), never skipped.
+///
+/// `@unchecked Sendable`: a room (on its thread) and the connection's tasks share it; the
+/// continuation and `abort` are Sendable, and `closeRequested` is read and written only
+/// with `lock` held.
 final class ClientChannel: @unchecked Sendable {
     let id: UInt64
     private let continuation: AsyncStream<String>.Continuation

@@ -29,7 +29,6 @@ enum ClientSocket {
                       id: UInt64, lobby: Lobby, limits: ServerLimits) async throws {
         let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingOldest(limits.outboundBacklog))
         let channel = ClientChannel(id: id, continuation: continuation, abort: { nioChannel.close(promise: nil) })
-        let connection = ClientConnection(channel: channel, lobby: lobby, limits: limits)
         let failure: Error? = await withTaskGroup(of: Error?.self) { group in
             group.addTask {
                 for await text in stream {
@@ -43,22 +42,12 @@ enum ClientSocket {
                 return nil
             }
             group.addTask {
-                do {
-                    for try await message in inbound.messages(maxSize: ServerProtocol.maxMessageBytes) {
-                        switch message {
-                        case .text(let text): await connection.receive(text)
-                        case .binary: connection.sendError("bad-message", "binary messages are not part of the protocol; send JSON text")
-                        }
-                        if connection.closing || channel.closeReason != nil { break }
-                    }
-                } catch {
-                    // Invalid UTF-8 (1007), a fragmented message over the limit (1009), a
-                    // broken connection: the WebSocket layer closes with the error's code.
-                    channel.finish()
-                    return error
-                }
-                channel.finish()
-                return nil
+                // The connection belongs to the reader: made, fed and told of the end in
+                // this one task (it is not Sendable and never crosses to another).
+                let connection = ClientConnection(channel: channel, lobby: lobby, limits: limits)
+                let failure = await read(inbound, into: connection, channel: channel)
+                await connection.disconnected()
+                return failure
             }
             // The first to end (reader or writer) ends the other.
             let first = await group.next() ?? nil
@@ -67,7 +56,26 @@ enum ClientSocket {
             while let next = await group.next() { failure = failure ?? next }
             return failure
         }
-        await connection.disconnected()
         if let failure, !(failure is CancellationError) { throw failure }
+    }
+
+    /// Hands each text message to the connection until the client or the server ends it.
+    private static func read(_ inbound: WebSocketInboundStream, into connection: ClientConnection, channel: ClientChannel) async -> Error? {
+        do {
+            for try await message in inbound.messages(maxSize: ServerProtocol.maxMessageBytes) {
+                switch message {
+                case .text(let text): await connection.receive(text)
+                case .binary: connection.sendError("bad-message", "binary messages are not part of the protocol; send JSON text")
+                }
+                if connection.closing || channel.closeReason != nil { break }
+            }
+        } catch {
+            // Invalid UTF-8 (1007), a fragmented message over the limit (1009), a
+            // broken connection: the WebSocket layer closes with the error's code.
+            channel.finish()
+            return error
+        }
+        channel.finish()
+        return nil
     }
 }
