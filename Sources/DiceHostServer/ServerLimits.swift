@@ -8,6 +8,10 @@ public struct ServerLimits: Sendable {
     /// Rooms one server holds, and connections (players and spectators) one room takes.
     public var rooms = 5_000
     public var connectionsPerRoom = 64
+    /// Connections (WebSockets) the server holds at once; past it a new one is refused
+    /// (503). Each is an open file: `serve` raises its open-files limit to match
+    /// (`OpenFileLimit`), and says so when the system allows fewer.
+    public var connections = 10_000
     /// Rooms one connection may create.
     public var roomsPerConnection = 20
     /// A room nobody is connected to is closed after this long (its log stays).
