@@ -320,9 +320,14 @@ async def main():
             percentile(last, 50) * 1000, percentile(last, 99) * 1000, (max(last) if last else float("nan")) * 1000, len(last), PLAYERS))
     messages = stats["sent"] + stats["received"]
     if server_cpu is not None:
-        print("server CPU: %.1f s over %.1f s (%.0f%% of one core), %.1f us per message" % (
-            server_cpu, elapsed, 100 * server_cpu / elapsed, 1e6 * server_cpu / max(1, messages)))
+        print("server CPU: %.1f s over %.1f s (%.0f%% of one core), %.1f us per message, %.0f us per input answered" % (
+            server_cpu, elapsed, 100 * server_cpu / elapsed, 1e6 * server_cpu / max(1, messages), 1e6 * server_cpu / max(1, len(lat))))
     print("load generator CPU: %.1f s (%.0f%% of one core)" % (own_cpu, 100 * own_cpu / elapsed))
+    # For loadtest/run.sh, which adds up several generators (LOADTEST_GENERATORS): one
+    # line per generator, appended to the file it names.
+    if os.environ.get("LOADTEST_TOTALS"):
+        with open(os.environ["LOADTEST_TOTALS"], "a") as totals:
+            totals.write("%d %d %s\n" % (len(lat), messages, ",".join("%.2f" % (x * 1000) for x in lat)))
     if len(args.logs) > 1:
         print("rooms per process: " + ", ".join("%s: %d" % (os.path.basename(d.rstrip("/")), len(r)) for d, r in sorted(per_process.items())))
     print("clients checked against the room logs: %d of %d" % (checked, len(players)))
