@@ -27,15 +27,14 @@ struct ServerRequestContext: RequestContext, WebSocketRequestContext {
 enum ClientSocket {
     static func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, channel nioChannel: any Channel,
                       id: UInt64, lobby: Lobby, limits: ServerLimits) async throws {
-        let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingOldest(limits.outboundBacklog))
-        let channel = ClientChannel(id: id, continuation: continuation, abort: { nioChannel.close(promise: nil) })
+        let (end, ended) = AsyncStream.makeStream(of: Void.self)
+        let channel = ClientChannel(id: id, connection: nioChannel, backlog: limits.outboundBacklog, ended: ended)
         let failure: Error? = await withTaskGroup(of: Error?.self) { group in
             group.addTask {
-                for await text in stream {
-                    do { try await outbound.write(.text(text)) } catch { return nil }
-                }
-                // Told why (the last message queued), the client gets the close frame; its
-                // answering close frame ends the reader.
+                // Messages go to the NIO channel directly (ClientChannel); this task waits
+                // for the end. Told why (the last message written before), the client gets
+                // the close frame; its answering close frame ends the reader.
+                for await _ in end {}
                 if let (code, reason) = channel.closeReason {
                     try? await outbound.close(WebSocketErrorCode(codeNumber: Int(code)), reason: reason)
                 }
