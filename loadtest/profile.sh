@@ -25,5 +25,5 @@ fi
 rss_end=$(rss)
 kill "$pid"; wait "$pid" 2>/dev/null || true
 echo "$work"
-grep -iE "cpu|messages|input|latency|problem" "$work/client.out" | head -12
+grep -iE "cpu|messages|input|latency|problem|checked" "$work/client.out" | head -14
 echo "server RSS: $((rss_start / 1024)) MiB at start, $((rss_end / 1024)) MiB after the run: $(( (rss_end - rss_start) / rooms )) KiB a room (its clients gone, the rooms idle)"

@@ -6,12 +6,15 @@
 #   LOADTEST_ROOMS=200 LOADTEST_SECONDS=60 LOADTEST_NGINX_SECONDS=30 make loadtest
 # LOADTEST_GENERATORS=N splits the rooms over N client processes (one Python process
 # drives about 1,000 connections); the server's CPU per input is printed for all of them.
+# LOADTEST_PHASES="snap liars nginx" picks the parts to run (nginx is installed only for its part).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rooms=${LOADTEST_ROOMS:-200}
 seconds=${LOADTEST_SECONDS:-60}
 nginx_seconds=${LOADTEST_NGINX_SECONDS:-30}
 generators=${LOADTEST_GENERATORS:-1}
+phases=${LOADTEST_PHASES:-snap liars nginx}
+phase() { case " $phases " in *" $1 "*) return 0;; *) return 1;; esac; }
 bin=${DICEHOST:-.build/release/dicehost}
 venv=.build-venv
 
@@ -19,7 +22,7 @@ if ! "$venv/bin/python" -c "import websockets" >/dev/null 2>&1; then
   [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
   "$venv/bin/pip" install -q --disable-pip-version-check "websockets>=12,<16"
 fi
-if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
+if phase nginx && ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "loadtest: installing nginx-light" >&2
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >/dev/null 2>&1 \
@@ -109,36 +112,41 @@ watch_memory() {
   done
 }
 
-echo "== one server: $rooms rooms x 4 clients, ${seconds}s"
-start_server "$work/one"
-one_pid=$pid
-watch_memory "$one_pid" "$work/one.rss" & pids+=($!)
-generate "ws://127.0.0.1:$port/ws" "$rooms" "$seconds" one "$one_pid" --logs "$work/one"
-echo "server memory: peak resident $(( $(cat "$work/one.rss") / 1024 )) MiB (after the run: $(( $(awk '/VmRSS/ {print $2}' /proc/$one_pid/status) / 1024 )) MiB)"
-kill "$one_pid"
-wait "$one_pid" 2>/dev/null || true
-replayed=0
-for log in $(ls "$work"/one/room-*.jsonl | head -20); do
-  "$bin" replay "$log" > "$work/replay.out" 2>&1 || { echo "loadtest: dicehost replay $log failed:"; tail -5 "$work/replay.out"; exit 1; }
-  replayed=$((replayed + 1))
-done
-echo "dicehost replay: $replayed room logs replayed, every event matches ($(tail -1 "$work/replay.out"))"
+if phase snap; then
+  echo "== one server: $rooms rooms x 4 clients, ${seconds}s"
+  start_server "$work/one"
+  one_pid=$pid
+  watch_memory "$one_pid" "$work/one.rss" & pids+=($!)
+  generate "ws://127.0.0.1:$port/ws" "$rooms" "$seconds" one "$one_pid" --logs "$work/one"
+  echo "server memory: peak resident $(( $(cat "$work/one.rss") / 1024 )) MiB (after the run: $(( $(awk '/VmRSS/ {print $2}' /proc/$one_pid/status) / 1024 )) MiB)"
+  kill "$one_pid"
+  wait "$one_pid" 2>/dev/null || true
+  replayed=0
+  for log in $(ls "$work"/one/room-*.jsonl | head -20); do
+    "$bin" replay "$log" > "$work/replay.out" 2>&1 || { echo "loadtest: dicehost replay $log failed:"; tail -5 "$work/replay.out"; exit 1; }
+    replayed=$((replayed + 1))
+  done
+  echo "dicehost replay: $replayed room logs replayed, every event matches ($(tail -1 "$work/replay.out"))"
 
-echo
-echo "== one server, Liar's Dice (secret cups: a view per seat per message): $rooms rooms x 4 clients, ${seconds}s"
-start_server "$work/liars"
-liars_pid=$pid
-watch_memory "$liars_pid" "$work/liars.rss" & pids+=($!)
-generate "ws://127.0.0.1:$port/ws" "$rooms" "$seconds" liars "$liars_pid" --logs "$work/liars" --game liars-dice
-echo "server memory: peak resident $(( $(cat "$work/liars.rss") / 1024 )) MiB"
-kill "$liars_pid"
-wait "$liars_pid" 2>/dev/null || true
-for log in $(ls "$work"/liars/room-*.jsonl | head -10); do
-  "$bin" replay "$log" > "$work/replay.out" 2>&1 || { echo "loadtest: dicehost replay $log failed:"; tail -5 "$work/replay.out"; exit 1; }
-done
-echo "dicehost replay: 10 Liar's Dice room logs replayed, every event (private ones too) matches"
+fi
 
-echo
+if phase liars; then
+  echo "== one server, Liar's Dice (secret cups: a view per seat per message): $rooms rooms x 4 clients, ${seconds}s"
+  start_server "$work/liars"
+  liars_pid=$pid
+  watch_memory "$liars_pid" "$work/liars.rss" & pids+=($!)
+  generate "ws://127.0.0.1:$port/ws" "$rooms" "$seconds" liars "$liars_pid" --logs "$work/liars" --game liars-dice
+  echo "server memory: peak resident $(( $(cat "$work/liars.rss") / 1024 )) MiB"
+  kill "$liars_pid"
+  wait "$liars_pid" 2>/dev/null || true
+  for log in $(ls "$work"/liars/room-*.jsonl | head -10); do
+    "$bin" replay "$log" > "$work/replay.out" 2>&1 || { echo "loadtest: dicehost replay $log failed:"; tail -5 "$work/replay.out"; exit 1; }
+  done
+  echo "dicehost replay: 10 Liar's Dice room logs replayed, every event (private ones too) matches"
+
+fi
+
+if phase nginx; then
 echo "== two servers behind nginx (hash \$arg_room consistent): $rooms rooms x 4 clients, ${nginx_seconds}s"
 start_server "$work/a"; a_port=$port
 start_server "$work/b"; b_port=$port
@@ -176,3 +184,4 @@ for _ in $(seq 50); do [ -f "$work/nginx/nginx.pid" ] && break; sleep 0.1; done
 "$venv/bin/python" loadtest/client.py --url "ws://127.0.0.1:$front/ws" --rooms "$rooms" --seconds "$nginx_seconds" \
   --logs "$work/a" --logs "$work/b" --prefix two
 echo "each room's log is in one process's folder only: the routing kept every room on one process"
+fi
