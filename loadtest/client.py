@@ -29,6 +29,7 @@ import websockets
 
 PLAYERS = 4
 GAME = "snap"
+OPENING = None  # asyncio.Semaphore, made in main (it needs the running loop)
 
 
 def seen_by(event, me):
@@ -103,8 +104,12 @@ class Player:
                 self.problems.append("%s saw %s's cup before a reveal" % (self.name, p.get("name")))
 
     async def run(self, create, joined_all, stop_at):
-        async with websockets.connect(self.url + "?room=" + self.room, max_size=1 << 24, open_timeout=60,
-                                      ping_interval=None) as ws:
+        # A few hundred opening handshakes at a time: thousands at once from one process
+        # send their request heads later than the server's head deadline (10 s: 408).
+        async with OPENING:
+            connection = await websockets.connect(self.url + "?room=" + self.room, max_size=1 << 24, open_timeout=60,
+                                                  ping_interval=None)
+        async with connection as ws:
             self.ws = ws
             await self.send({"type": "hello", "version": 1})
             await ws.recv()
@@ -260,8 +265,9 @@ async def main():
     parser.add_argument("--game", choices=["snap", "liars-dice"], default="snap")
     parser.add_argument("--server-pid", type=int, default=None)
     args = parser.parse_args()
-    global GAME
+    global GAME, OPENING
     GAME = args.game
+    OPENING = asyncio.Semaphore(200)
     server_cpu_before = process_cpu(args.server_pid)
     own_before = resource.getrusage(resource.RUSAGE_SELF)
     rng = random.Random(args.seed)
@@ -276,7 +282,9 @@ async def main():
             player = Player(room, "%s-%d" % (room, s + 1), args.url, stats, random.Random(rng.random()))
             players.append(player)
             jobs.append(player.run(s == 0, joined_all, stop_at))
-    results = await asyncio.gather(*jobs, return_exceptions=True)
+    # Every client ends within two minutes of the run's end (an overloaded server, or a
+    # room whose creator failed, must not hold the run for ever): late is a failure.
+    results = await asyncio.gather(*[asyncio.wait_for(job, args.seconds + 120) for job in jobs], return_exceptions=True)
     elapsed = time.monotonic() - start
     server_cpu = process_cpu(args.server_pid) - server_cpu_before if args.server_pid else None
     own_after = resource.getrusage(resource.RUSAGE_SELF)
