@@ -171,4 +171,22 @@ struct CapacityTests {
             again.close()
         }
     }
+
+    @Test func theOpenFilesLimitIsRaisedAsFarAsTheSystemAllowsAndAShortfallIsNamed() throws {
+        var limits = ServerLimits()
+        limits.connections = 10_000
+        limits.rooms = 5_000
+        #expect(OpenFileLimit.needed(for: limits, logs: false) == 10_256)
+        #expect(OpenFileLimit.needed(for: limits, logs: true) == 15_256)
+        let now = try #require(OpenFileLimit.raise(toward: 64))
+        #expect(now.isEnough && now.now >= 64 && now.now <= now.hard)
+        // More than the hard limit allows: raised to the hard limit, and said so.
+        let short = try #require(OpenFileLimit.raise(toward: now.hard == .max ? .max : now.hard + 1))
+        if now.hard != .max {
+            #expect(!short.isEnough)
+            #expect(short.now == short.hard)
+            #expect(short.report.contains("below the \(now.hard + 1)"))
+            #expect(short.report.contains("ulimit -Hn"))
+        }
+    }
 }
