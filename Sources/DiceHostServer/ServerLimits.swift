@@ -19,7 +19,8 @@ public struct ServerLimits: Sendable {
     /// Messages waiting to be sent to one client; a client that falls further behind is
     /// disconnected (it comes back with its token and gets the current state).
     public var outboundBacklog = 1_024
-    /// Events a joining client gets with the state (the table's recent log).
+    /// Events a joining client gets with the state (the table's recent log). A room keeps
+    /// between this many and twice this many in memory (its log file keeps them all).
     public var historyEvents = 200
     /// Hot-reload rule files saved while rooms use them (`--watch`), polled this often.
     public var watchRules = false
