@@ -63,7 +63,9 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             ],
-            resources: [.copy("Web")]
+            resources: [.copy("Web")],
+            // The compiler checks the server's concurrency (rooms, executors, the thread pool, channels).
+            swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(
             name: "dicehost",

@@ -29,6 +29,7 @@ import websockets
 
 PLAYERS = 4
 GAME = "snap"
+OPENING = None  # asyncio.Semaphore, made in main (it needs the running loop)
 
 
 def seen_by(event, me):
@@ -103,8 +104,12 @@ class Player:
                 self.problems.append("%s saw %s's cup before a reveal" % (self.name, p.get("name")))
 
     async def run(self, create, joined_all, stop_at):
-        async with websockets.connect(self.url + "?room=" + self.room, max_size=1 << 24, open_timeout=60,
-                                      ping_interval=None) as ws:
+        # A few hundred opening handshakes at a time: thousands at once from one process
+        # send their request heads later than the server's head deadline (10 s: 408).
+        async with OPENING:
+            connection = await websockets.connect(self.url + "?room=" + self.room, max_size=1 << 24, open_timeout=60,
+                                                  ping_interval=None)
+        async with connection as ws:
             self.ws = ws
             await self.send({"type": "hello", "version": 1})
             await ws.recv()
@@ -260,8 +265,9 @@ async def main():
     parser.add_argument("--game", choices=["snap", "liars-dice"], default="snap")
     parser.add_argument("--server-pid", type=int, default=None)
     args = parser.parse_args()
-    global GAME
+    global GAME, OPENING
     GAME = args.game
+    OPENING = asyncio.Semaphore(200)
     server_cpu_before = process_cpu(args.server_pid)
     own_before = resource.getrusage(resource.RUSAGE_SELF)
     rng = random.Random(args.seed)
@@ -276,7 +282,9 @@ async def main():
             player = Player(room, "%s-%d" % (room, s + 1), args.url, stats, random.Random(rng.random()))
             players.append(player)
             jobs.append(player.run(s == 0, joined_all, stop_at))
-    results = await asyncio.gather(*jobs, return_exceptions=True)
+    # Every client ends within two minutes of the run's end (an overloaded server, or a
+    # room whose creator failed, must not hold the run for ever): late is a failure.
+    results = await asyncio.gather(*[asyncio.wait_for(job, args.seconds + 120) for job in jobs], return_exceptions=True)
     elapsed = time.monotonic() - start
     server_cpu = process_cpu(args.server_pid) - server_cpu_before if args.server_pid else None
     own_after = resource.getrusage(resource.RUSAGE_SELF)
@@ -320,9 +328,14 @@ async def main():
             percentile(last, 50) * 1000, percentile(last, 99) * 1000, (max(last) if last else float("nan")) * 1000, len(last), PLAYERS))
     messages = stats["sent"] + stats["received"]
     if server_cpu is not None:
-        print("server CPU: %.1f s over %.1f s (%.0f%% of one core), %.1f us per message" % (
-            server_cpu, elapsed, 100 * server_cpu / elapsed, 1e6 * server_cpu / max(1, messages)))
+        print("server CPU: %.1f s over %.1f s (%.0f%% of one core), %.1f us per message, %.0f us per input answered" % (
+            server_cpu, elapsed, 100 * server_cpu / elapsed, 1e6 * server_cpu / max(1, messages), 1e6 * server_cpu / max(1, len(lat))))
     print("load generator CPU: %.1f s (%.0f%% of one core)" % (own_cpu, 100 * own_cpu / elapsed))
+    # For loadtest/run.sh, which adds up several generators (LOADTEST_GENERATORS): one
+    # line per generator, appended to the file it names.
+    if os.environ.get("LOADTEST_TOTALS"):
+        with open(os.environ["LOADTEST_TOTALS"], "a") as totals:
+            totals.write("%d %d %s\n" % (len(lat), messages, ",".join("%.2f" % (x * 1000) for x in lat)))
     if len(args.logs) > 1:
         print("rooms per process: " + ", ".join("%s: %d" % (os.path.basename(d.rstrip("/")), len(r)) for d, r in sorted(per_process.items())))
     print("clients checked against the room logs: %d of %d" % (checked, len(players)))

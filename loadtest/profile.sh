@@ -2,7 +2,8 @@
 # loadtest/profile.sh BIN ROOMS SECONDS [perf]: one `BIN serve rules` on a free loopback
 # port, loadtest/client.py's Snap rooms against it for SECONDS; with `perf`, the server is
 # sampled (`perf record -F 1999 -g`) into WORK/perf.data. Prints WORK and the client's
-# figures (server CPU per message; CPU per input = server CPU / inputs answered).
+# figures (server CPU per message and per input answered). PROFILE_GAME=liars-dice plays
+# Liar's Dice rooms (a view per seat) instead of Snap.
 # Needs .build-venv with websockets (loadtest/run.sh makes it). See bench/README.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,12 +13,17 @@ port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); pr
 "$bin" serve rules --host 127.0.0.1 --port "$port" --logs "$work/logs" > "$work/server.out" 2>&1 &
 pid=$!
 for _ in $(seq 100); do grep -q "http://" "$work/server.out" 2>/dev/null && break; sleep 0.1; done
+rss() { awk '/VmRSS/ {print $2}' "/proc/$pid/status"; }
+rss_start=$(rss)
 if [ "$mode" = perf ]; then
   perf record -F 1999 -g -p "$pid" -o "$work/perf.data" -- sleep "$seconds" > "$work/perf.out" 2>&1 &
   perfpid=$!
 fi
-.build-venv/bin/python loadtest/client.py --url "ws://127.0.0.1:$port/ws" --rooms "$rooms" --seconds "$seconds" --logs "$work/logs" --prefix p --server-pid "$pid" > "$work/client.out" 2>&1 || true
+.build-venv/bin/python loadtest/client.py --url "ws://127.0.0.1:$port/ws" --rooms "$rooms" --seconds "$seconds" --logs "$work/logs" --prefix p --server-pid "$pid" \
+  --game "${PROFILE_GAME:-snap}" > "$work/client.out" 2>&1 || true
 [ "$mode" = perf ] && wait "$perfpid" || true
+rss_end=$(rss)
 kill "$pid"; wait "$pid" 2>/dev/null || true
 echo "$work"
-grep -iE "cpu|messages|input|latency|problem" "$work/client.out" | head -12
+grep -iE "cpu|messages|input|latency|problem|checked" "$work/client.out" | head -14
+echo "server RSS: $((rss_start / 1024)) MiB at start, $((rss_end / 1024)) MiB after the run: $(( (rss_end - rss_start) / rooms )) KiB a room (its clients gone, the rooms idle)"

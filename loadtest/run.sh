@@ -4,11 +4,17 @@
 # hashing of the room id (docs/scaling.md). Prints messages/s, latency, server memory,
 # and checks every client's events against its room's log.
 #   LOADTEST_ROOMS=200 LOADTEST_SECONDS=60 LOADTEST_NGINX_SECONDS=30 make loadtest
+# LOADTEST_GENERATORS=N splits the rooms over N client processes (one Python process
+# drives about 1,000 connections); the server's CPU per input is printed for all of them.
+# LOADTEST_PHASES="snap liars nginx" picks the parts to run (nginx is installed only for its part).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rooms=${LOADTEST_ROOMS:-200}
 seconds=${LOADTEST_SECONDS:-60}
 nginx_seconds=${LOADTEST_NGINX_SECONDS:-30}
+generators=${LOADTEST_GENERATORS:-1}
+phases=${LOADTEST_PHASES:-snap liars nginx}
+phase() { case " $phases " in *" $1 "*) return 0;; *) return 1;; esac; }
 bin=${DICEHOST:-.build/release/dicehost}
 venv=.build-venv
 
@@ -16,7 +22,7 @@ if ! "$venv/bin/python" -c "import websockets" >/dev/null 2>&1; then
   [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
   "$venv/bin/pip" install -q --disable-pip-version-check "websockets>=12,<16"
 fi
-if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
+if phase nginx && ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "loadtest: installing nginx-light" >&2
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >/dev/null 2>&1 \
@@ -26,7 +32,11 @@ if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
   fi
 fi
 nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
-ulimit -n 65536 2>/dev/null || ulimit -n 4096 2>/dev/null || true
+# Every connection is an open file on both ends: 10,000 players need far more than 1,024.
+ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+if [ "$(ulimit -n)" != unlimited ] && [ "$(ulimit -n)" -lt $((rooms * 4 + 256)) ]; then
+  echo "loadtest: the open-files limit is $(ulimit -n), below the $((rooms * 4 + 256)) that $rooms rooms x 4 clients need (raise ulimit -Hn)" >&2
+fi
 
 work=$(mktemp -d /tmp/dicehost-loadtest.XXXXXX)
 pids=()
@@ -51,6 +61,47 @@ start_server() {
   echo "loadtest: the server did not start:"; cat "$logs.out"; exit 1
 }
 
+# CPU seconds (user + system) a process has used, from /proc/PID/stat.
+process_cpu() { awk -v hz="$(getconf CLK_TCK)" '{ sub(/.*\) /, ""); print ($12 + $13) / hz }' "/proc/$1/stat"; }
+
+# Runs $generators client.py processes against URL, the rooms split between them (each
+# its own room prefix), and prints each one's report, then for all of them: inputs
+# answered, the server's CPU per input (server PID given) and the latency percentiles.
+#   generate URL ROOMS SECONDS PREFIX SERVER_PID [client.py options...]
+generate() {
+  local url=$1 total=$2 secs=$3 prefix=$4 server=$5; shift 5
+  local totals="$work/$prefix.totals" gpids=() status=0 before after
+  : > "$totals"
+  before=$(process_cpu "$server")
+  for g in $(seq "$generators"); do
+    local share=$(( total / generators + (g <= total % generators ? 1 : 0) ))
+    local tag=$prefix; [ "$generators" -gt 1 ] && tag="${prefix}g$g"
+    LOADTEST_TOTALS="$totals" "$venv/bin/python" loadtest/client.py --url "$url" --rooms "$share" --seconds "$secs" \
+      --prefix "$tag" --seed "$g" --server-pid "$server" "$@" > "$work/$tag.client.out" 2>&1 &
+    gpids+=($!)
+  done
+  for p in "${gpids[@]}"; do wait "$p" || status=1; done
+  after=$(process_cpu "$server")
+  for g in $(seq "$generators"); do
+    local tag=$prefix; [ "$generators" -gt 1 ] && { tag="${prefix}g$g"; echo "-- generator $g"; }
+    cat "$work/$tag.client.out"
+  done
+  python3 - "$totals" "$before" "$after" "$generators" <<'PY'
+import sys
+inputs = messages = 0; lat = []
+for line in open(sys.argv[1]):
+    parts = line.split()
+    inputs += int(parts[0]); messages += int(parts[1])
+    if len(parts) > 2: lat += [float(x) for x in parts[2].split(",")]
+cpu = float(sys.argv[3]) - float(sys.argv[2])
+lat.sort()
+pick = lambda p: lat[min(len(lat) - 1, int(round(p / 100 * (len(lat) - 1))))] if lat else float("nan")
+print("all %s generator(s): %d inputs answered, p50 %.1f ms, p99 %.1f ms; server CPU %.1f s: %.0f us per input, %.1f us per message"
+      % (sys.argv[4], inputs, pick(50), pick(99), cpu, 1e6 * cpu / max(1, inputs), 1e6 * cpu / max(1, messages)))
+PY
+  return $status
+}
+
 # Samples a process's resident memory every second; the peak goes to $1.
 watch_memory() {
   local pid=$1 out=$2 peak=0
@@ -61,38 +112,41 @@ watch_memory() {
   done
 }
 
-echo "== one server: $rooms rooms x 4 clients, ${seconds}s"
-start_server "$work/one"
-one_pid=$pid
-watch_memory "$one_pid" "$work/one.rss" & pids+=($!)
-"$venv/bin/python" loadtest/client.py --url "ws://127.0.0.1:$port/ws" --rooms "$rooms" --seconds "$seconds" --logs "$work/one" --prefix one \
-  --server-pid "$one_pid"
-echo "server memory: peak resident $(( $(cat "$work/one.rss") / 1024 )) MiB (after the run: $(( $(awk '/VmRSS/ {print $2}' /proc/$one_pid/status) / 1024 )) MiB)"
-kill "$one_pid"
-wait "$one_pid" 2>/dev/null || true
-replayed=0
-for log in $(ls "$work"/one/room-*.jsonl | head -20); do
-  "$bin" replay "$log" > "$work/replay.out" 2>&1 || { echo "loadtest: dicehost replay $log failed:"; tail -5 "$work/replay.out"; exit 1; }
-  replayed=$((replayed + 1))
-done
-echo "dicehost replay: $replayed room logs replayed, every event matches ($(tail -1 "$work/replay.out"))"
+if phase snap; then
+  echo "== one server: $rooms rooms x 4 clients, ${seconds}s"
+  start_server "$work/one"
+  one_pid=$pid
+  watch_memory "$one_pid" "$work/one.rss" & pids+=($!)
+  generate "ws://127.0.0.1:$port/ws" "$rooms" "$seconds" one "$one_pid" --logs "$work/one"
+  echo "server memory: peak resident $(( $(cat "$work/one.rss") / 1024 )) MiB (after the run: $(( $(awk '/VmRSS/ {print $2}' /proc/$one_pid/status) / 1024 )) MiB)"
+  kill "$one_pid"
+  wait "$one_pid" 2>/dev/null || true
+  replayed=0
+  for log in $(ls "$work"/one/room-*.jsonl | head -20); do
+    "$bin" replay "$log" > "$work/replay.out" 2>&1 || { echo "loadtest: dicehost replay $log failed:"; tail -5 "$work/replay.out"; exit 1; }
+    replayed=$((replayed + 1))
+  done
+  echo "dicehost replay: $replayed room logs replayed, every event matches ($(tail -1 "$work/replay.out"))"
 
-echo
-echo "== one server, Liar's Dice (secret cups: a view per seat per message): $rooms rooms x 4 clients, ${seconds}s"
-start_server "$work/liars"
-liars_pid=$pid
-watch_memory "$liars_pid" "$work/liars.rss" & pids+=($!)
-"$venv/bin/python" loadtest/client.py --url "ws://127.0.0.1:$port/ws" --rooms "$rooms" --seconds "$seconds" --logs "$work/liars" \
-  --prefix liars --game liars-dice --server-pid "$liars_pid"
-echo "server memory: peak resident $(( $(cat "$work/liars.rss") / 1024 )) MiB"
-kill "$liars_pid"
-wait "$liars_pid" 2>/dev/null || true
-for log in $(ls "$work"/liars/room-*.jsonl | head -10); do
-  "$bin" replay "$log" > "$work/replay.out" 2>&1 || { echo "loadtest: dicehost replay $log failed:"; tail -5 "$work/replay.out"; exit 1; }
-done
-echo "dicehost replay: 10 Liar's Dice room logs replayed, every event (private ones too) matches"
+fi
 
-echo
+if phase liars; then
+  echo "== one server, Liar's Dice (secret cups: a view per seat per message): $rooms rooms x 4 clients, ${seconds}s"
+  start_server "$work/liars"
+  liars_pid=$pid
+  watch_memory "$liars_pid" "$work/liars.rss" & pids+=($!)
+  generate "ws://127.0.0.1:$port/ws" "$rooms" "$seconds" liars "$liars_pid" --logs "$work/liars" --game liars-dice
+  echo "server memory: peak resident $(( $(cat "$work/liars.rss") / 1024 )) MiB"
+  kill "$liars_pid"
+  wait "$liars_pid" 2>/dev/null || true
+  for log in $(ls "$work"/liars/room-*.jsonl | head -10); do
+    "$bin" replay "$log" > "$work/replay.out" 2>&1 || { echo "loadtest: dicehost replay $log failed:"; tail -5 "$work/replay.out"; exit 1; }
+  done
+  echo "dicehost replay: 10 Liar's Dice room logs replayed, every event (private ones too) matches"
+
+fi
+
+if phase nginx; then
 echo "== two servers behind nginx (hash \$arg_room consistent): $rooms rooms x 4 clients, ${nginx_seconds}s"
 start_server "$work/a"; a_port=$port
 start_server "$work/b"; b_port=$port
@@ -130,3 +184,4 @@ for _ in $(seq 50); do [ -f "$work/nginx/nginx.pid" ] && break; sleep 0.1; done
 "$venv/bin/python" loadtest/client.py --url "ws://127.0.0.1:$front/ws" --rooms "$rooms" --seconds "$nginx_seconds" \
   --logs "$work/a" --logs "$work/b" --prefix two
 echo "each room's log is in one process's folder only: the routing kept every room on one process"
+fi

@@ -1,37 +1,69 @@
 import Foundation
+import NIOCore
+import NIOWebSocket
 
-/// The way to one connected client: the text messages to send it, in order. A client
-/// whose backlog passes the limit is cut off (its connection closes at once, it comes
-/// back with its token), never skipped.
+/// The way to one connected client: the text messages to send it, in order. Each is
+/// handed to the connection's NIO channel at once, from whatever thread sends it (a room
+/// thread): one hop to the connection's event loop, no task woken in between (issue 32:
+/// a frame went through a stream, a writer task and NIO's async writer, and waking them
+/// was a large part of a served input's CPU). A client whose backlog (messages handed to
+/// NIO and not yet written to its socket) passes the limit is cut off (its connection
+/// closes at once, it comes back with its token), never skipped.
+///
+/// `@unchecked Sendable`: a room (on its thread) and the connection's tasks share it;
+/// the NIO channel and the continuation are Sendable, and `pending`, `open` and
+/// `closeRequested` are read and written only with `lock` held.
 final class ClientChannel: @unchecked Sendable {
     let id: UInt64
-    private let continuation: AsyncStream<String>.Continuation
-    /// Closes the network connection now, without waiting for the client to read.
-    private let abort: @Sendable () -> Void
+    private let connection: (any Channel)?
+    private let backlog: Int
+    /// Finished when no more is sent: the connection's writer then sends the close frame.
+    private let ended: AsyncStream<Void>.Continuation
     private let lock = NSLock()
+    private var pending = 0
+    private var open = true
     private var closeRequested: (code: UInt16, reason: String)?
 
-    init(id: UInt64, continuation: AsyncStream<String>.Continuation, abort: @escaping @Sendable () -> Void = {}) {
+    /// `connection` nil: messages go nowhere (a channel for tests of what is not sent).
+    init(id: UInt64, connection: (any Channel)?, backlog: Int, ended: AsyncStream<Void>.Continuation) {
         self.id = id
-        self.continuation = continuation
-        self.abort = abort
+        self.connection = connection
+        self.backlog = max(1, backlog)
+        self.ended = ended
     }
 
     func send(_ text: String) {
-        if case .dropped = continuation.yield(text) {
-            // The client stopped reading: its writer may be stuck on a full socket, so the
-            // connection is closed under it rather than told.
-            continuation.finish()
-            abort()
+        lock.lock()
+        guard open else { return lock.unlock() }
+        guard pending < backlog else {
+            // The client stopped reading: the connection is closed under it rather than told.
+            open = false
+            lock.unlock()
+            ended.finish()
+            connection?.close(promise: nil)
+            return
         }
+        pending += 1
+        lock.unlock()
+        guard let connection else { return }
+        let promise = connection.eventLoop.makePromise(of: Void.self)
+        promise.futureResult.whenComplete { _ in self.written() }
+        connection.writeAndFlush(WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: text)), promise: promise)
+    }
+
+    private func written() {
+        lock.lock()
+        pending -= 1
+        lock.unlock()
     }
 
     /// Sends what is queued, then closes the connection with `code` (the client was told why).
     func close(code: UInt16, reason: String) {
         lock.lock()
         if closeRequested == nil { closeRequested = (code, reason) }
+        open = false
         lock.unlock()
-        continuation.finish()
+        ended.finish()
     }
 
     /// Why the server closed the connection, if it did.
@@ -41,5 +73,11 @@ final class ClientChannel: @unchecked Sendable {
         return closeRequested
     }
 
-    func finish() { continuation.finish() }
+    /// Nothing more is sent (the reader ended).
+    func finish() {
+        lock.lock()
+        open = false
+        lock.unlock()
+        ended.finish()
+    }
 }

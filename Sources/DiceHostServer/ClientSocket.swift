@@ -27,38 +27,26 @@ struct ServerRequestContext: RequestContext, WebSocketRequestContext {
 enum ClientSocket {
     static func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, channel nioChannel: any Channel,
                       id: UInt64, lobby: Lobby, limits: ServerLimits) async throws {
-        let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingOldest(limits.outboundBacklog))
-        let channel = ClientChannel(id: id, continuation: continuation, abort: { nioChannel.close(promise: nil) })
-        let connection = ClientConnection(channel: channel, lobby: lobby, limits: limits)
+        let (end, ended) = AsyncStream.makeStream(of: Void.self)
+        let channel = ClientChannel(id: id, connection: nioChannel, backlog: limits.outboundBacklog, ended: ended)
         let failure: Error? = await withTaskGroup(of: Error?.self) { group in
             group.addTask {
-                for await text in stream {
-                    do { try await outbound.write(.text(text)) } catch { return nil }
-                }
-                // Told why (the last message queued), the client gets the close frame; its
-                // answering close frame ends the reader.
+                // Messages go to the NIO channel directly (ClientChannel); this task waits
+                // for the end. Told why (the last message written before), the client gets
+                // the close frame; its answering close frame ends the reader.
+                for await _ in end {}
                 if let (code, reason) = channel.closeReason {
                     try? await outbound.close(WebSocketErrorCode(codeNumber: Int(code)), reason: reason)
                 }
                 return nil
             }
             group.addTask {
-                do {
-                    for try await message in inbound.messages(maxSize: ServerProtocol.maxMessageBytes) {
-                        switch message {
-                        case .text(let text): await connection.receive(text)
-                        case .binary: connection.sendError("bad-message", "binary messages are not part of the protocol; send JSON text")
-                        }
-                        if connection.closing || channel.closeReason != nil { break }
-                    }
-                } catch {
-                    // Invalid UTF-8 (1007), a fragmented message over the limit (1009), a
-                    // broken connection: the WebSocket layer closes with the error's code.
-                    channel.finish()
-                    return error
-                }
-                channel.finish()
-                return nil
+                // The connection belongs to the reader: made, fed and told of the end in
+                // this one task (it is not Sendable and never crosses to another).
+                let connection = ClientConnection(channel: channel, lobby: lobby, limits: limits)
+                let failure = await read(inbound, into: connection, channel: channel)
+                await connection.disconnected()
+                return failure
             }
             // The first to end (reader or writer) ends the other.
             let first = await group.next() ?? nil
@@ -67,7 +55,26 @@ enum ClientSocket {
             while let next = await group.next() { failure = failure ?? next }
             return failure
         }
-        await connection.disconnected()
         if let failure, !(failure is CancellationError) { throw failure }
+    }
+
+    /// Hands each text message to the connection until the client or the server ends it.
+    private static func read(_ inbound: WebSocketInboundStream, into connection: ClientConnection, channel: ClientChannel) async -> Error? {
+        do {
+            for try await message in inbound.messages(maxSize: ServerProtocol.maxMessageBytes) {
+                switch message {
+                case .text(let text): await connection.receive(text)
+                case .binary: connection.sendError("bad-message", "binary messages are not part of the protocol; send JSON text")
+                }
+                if connection.closing || channel.closeReason != nil { break }
+            }
+        } catch {
+            // Invalid UTF-8 (1007), a fragmented message over the limit (1009), a
+            // broken connection: the WebSocket layer closes with the error's code.
+            channel.finish()
+            return error
+        }
+        channel.finish()
+        return nil
     }
 }

@@ -58,10 +58,16 @@ public final class DiceHostServer: Sendable {
         web.addRoutes(to: router)
         router.get("/health") { _, _ in "ok\n" }
         let lobby = self.lobby, limits = configuration.limits, counter = nextClientID, origins = configuration.allowedOrigins
+        let open = ConnectionGauge()
         router.ws("/ws", shouldUpgrade: { request, _ in
             try HTTPHygiene.checkOrigin(of: request, allowed: origins)
+            guard open.count < limits.connections else {
+                throw HTTPError(.serviceUnavailable, message: "this server holds \(limits.connections) connections, the most it takes; try again later\n")
+            }
             return .upgrade([:])
         }) { inbound, outbound, context in
+            open.add(1)
+            defer { open.add(-1) }
             try await ClientSocket.serve(inbound: inbound, outbound: outbound, channel: context.requestContext.channel,
                                          id: counter.next(), lobby: lobby, limits: limits)
         }
@@ -92,7 +98,17 @@ public final class DiceHostServer: Sendable {
     }
 }
 
-/// Hands out connection ids.
+/// Counts the open WebSocket connections. `@unchecked Sendable`: `value` is read and
+/// written only with `lock` held.
+final class ConnectionGauge: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    var count: Int { lock.lock(); defer { lock.unlock() }; return value }
+    func add(_ delta: Int) { lock.lock(); value += delta; lock.unlock() }
+}
+
+/// Hands out connection ids. `@unchecked Sendable`: `value` is read and written only with
+/// `lock` held.
 final class ClientCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var value: UInt64 = 0

@@ -66,8 +66,10 @@ struct GuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
             return channel.eventLoop.makeFailedFuture(error)
         }
         // Behind the HTTP parser the inner setup puts in: its errors reach the guard.
+        // The guard belongs to the channel's event loop, where the setup's future completes.
+        let guardOnLoop = NIOLoopBound(headGuard, eventLoop: channel.eventLoop)
         return inner.setup(channel: channel, logger: logger).flatMapThrowing { value in
-            try channel.pipeline.syncOperations.addHandler(MalformedHeadCatcher(headGuard: headGuard), position: .last)
+            try channel.pipeline.syncOperations.addHandler(MalformedHeadCatcher(headGuard: guardOnLoop.value), position: .last)
             return value
         }
     }
@@ -146,9 +148,9 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     private func arm(_ context: ChannelHandlerContext) {
         timer?.cancel()
-        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
-        timer = context.eventLoop.scheduleTask(in: deadline) { [self] in
-            refuse(loopBound.value, status: "408 Request Timeout")
+        let loopBound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+        timer = context.eventLoop.scheduleTask(in: deadline) {
+            loopBound.value.handler.refuse(loopBound.value.context, status: "408 Request Timeout")
         }
     }
 

@@ -4,19 +4,14 @@ import Foundation
 /// A client's messages are read into DiceHost's `JSONValue` (the replay log's), with a
 /// whole number sent as `3.0` read as the integer 3, as a client's JSON library may write it.
 extension JSONValue {
+    /// Strict JSON (RFC 8259): the leniencies of some decoders (trailing commas, comments)
+    /// are refused, so a client written from the protocol document cannot come to rely on
+    /// them; nesting is bounded so no message makes the reader recurse deeply.
     static func parse(_ text: String) throws -> JSONValue {
-        try StrictJSON.validate(text)
-        return try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)).wholeNumbersAsIntegers
+        try JSONValue(parsing: text, maxDepth: maxClientDepth)
     }
 
-    private var wholeNumbersAsIntegers: JSONValue {
-        switch self {
-        case .number(let d) where d.isFinite && d == d.rounded() && abs(d) < 9.2e18: return .integer(Int64(d))
-        case .array(let items): return .array(items.map(\.wholeNumbersAsIntegers))
-        case .object(let fields): return .object(fields.mapValues(\.wholeNumbersAsIntegers))
-        default: return self
-        }
-    }
+    static let maxClientDepth = 32
 
     /// "a string", "a list", … for error messages.
     var kindName: String {

@@ -30,7 +30,8 @@ actor Room {
     private var subscribers: [UInt64: Subscriber] = [:]
     private(set) var game: Game?
     private var session: GameSession?
-    /// Events of `game.events` already sent to the clients.
+    /// Events of the game already sent to the clients (counted from the game's first, as
+    /// clients number them: `game.forgottenEvents` of them are no longer in `game.events`).
     private var sentEvents = 0
     /// When game time 0 was, on the server's clock.
     private var origin = ContinuousClock.now
@@ -200,7 +201,7 @@ actor Room {
             default: _ = refuse(client, "refused", "\(error)", seq: seq)
             }
             // The clock may have moved (and timers fired) before the input was refused.
-            if let game, game.events.count > sentEvents { broadcastPending(cause: "{\"input\":\"clock\"}") }
+            if let game, game.forgottenEvents + game.events.count > sentEvents { broadcastPending(cause: "{\"input\":\"clock\"}") }
             return
         }
         client.send(message("ack", ["seq": "\(seq)"]))
@@ -275,6 +276,8 @@ actor Room {
     private func startGame() {
         do {
             let game = try Game(rulesFile: entry.path, players: seats.map(\.name), seed: seed, params: params)
+            // Clients have no undo; 200 copies of g were most of a room's memory (issue 32).
+            game.keepsUndoHistory = false
             self.game = game
             session = GameSession(game: game)
             origin = ContinuousClock.now
@@ -412,33 +415,44 @@ actor Room {
     /// Sends the events not yet sent, with the state after them, then waits for the next timer.
     private func broadcastPending(cause: String?) {
         guard let game else { return broadcastState() }
-        let events = game.events
+        let events = game.events, forgotten = game.forgottenEvents
         let first = sentEvents
-        sentEvents = events.count
-        if first < events.count {
+        sentEvents = forgotten + events.count
+        if first < sentEvents {
             // Each seat its own message (SeatView): its events and its view.
-            broadcastPerSeat { viewer in
-                let list = SeatView.eventsJSON(events[first...], for: viewer)
+            broadcastPerSeat { viewer, state in
+                let list = SeatView.eventsJSON(events[max(0, first - forgotten)...], for: viewer)
                 return "{\"type\":\"events\",\"room\":\(self.id.jsonQuoted),\"first\":\(first),\"events\":[\(list)],"
-                    + "\"cause\":\(cause ?? "null"),\"state\":\(self.stateJSON(for: viewer))}"
+                    + "\"cause\":\(cause ?? "null"),\"state\":\(state)}"
             }
         } else {
             broadcastState()
         }
+        // History kept for reconnects is bounded: once the log holds twice what a joining
+        // client is shown, the older half goes (the state stands for it; the room log file
+        // keeps everything). Else a long-lived room grows until the game's memory cap.
+        if events.count > 2 * max(1, limits.historyEvents) { game.forgetEvents(keepingLast: limits.historyEvents) }
         scheduleTimer()
     }
 
     private func broadcastState(except skipped: UInt64? = nil) {
-        broadcastPerSeat(except: skipped) { viewer in self.message("state", ["state": self.stateJSON(for: viewer)]) }
+        broadcastPerSeat(except: skipped) { _, state in self.message("state", ["state": state]) }
     }
 
     /// Sends each connection the message made for its seat (nil: spectators), made once
-    /// per seat: no connection receives what another seat may see.
-    private func broadcastPerSeat(except skipped: UInt64? = nil, _ make: (String?) -> String) {
+    /// per seat from that seat's state: no connection receives what another seat may see.
+    /// What the seats' states share is made once for all of them (issue 32).
+    private func broadcastPerSeat(except skipped: UInt64? = nil, _ make: (_ viewer: String?, _ state: String) -> String) {
+        guard !subscribers.isEmpty else { return }
+        var parts = stateParts()
         var made: [Int?: String] = [:]
         for subscriber in subscribers.values where subscriber.client.id != skipped {
-            let text = made[subscriber.seat] ?? make(subscriber.seat.map { seats[$0].name })
-            made[subscriber.seat] = text
+            let text: String
+            if let known = made[subscriber.seat] { text = known } else {
+                let viewer = subscriber.seat.map { seats[$0].name }
+                text = make(viewer, stateJSON(for: viewer, &parts))
+                made[subscriber.seat] = text
+            }
             subscriber.client.send(text)
         }
     }
@@ -451,10 +465,10 @@ actor Room {
     /// back): of the current game only (from its `start`; numbered on from the games
     /// before a `restart`).
     private func fullState(for viewer: String?) -> String {
-        let events = game?.events ?? []
+        let events = game?.events ?? [], forgotten = game?.forgottenEvents ?? 0
         let first = max(SeatView.currentGameStart(events), events.count - limits.historyEvents)
         let list = SeatView.eventsJSON(events[first...], for: viewer)
-        return "{\"type\":\"state\",\"room\":\(id.jsonQuoted),\"first\":\(first),\"events\":[\(list)],\"state\":\(stateJSON(for: viewer))}"
+        return "{\"type\":\"state\",\"room\":\(id.jsonQuoted),\"first\":\(forgotten + first),\"events\":[\(list)],\"state\":\(stateJSON(for: viewer))}"
     }
 
     private func message(_ type: String, _ fields: [String: String]) -> String {
@@ -473,6 +487,33 @@ actor Room {
     /// the rules' view for `viewer` (a seat's player; nil: a spectator). In a game with a
     /// view, nothing else read from the game's tables is sent (SeatView).
     func stateJSON(for viewer: String? = nil) -> String {
+        var parts = stateParts()
+        return stateJSON(for: viewer, &parts)
+    }
+
+    /// The state of one moment in pieces, so a broadcast makes what every seat shares once.
+    private struct StateParts {
+        /// Everything before the seat's own fields (before the game starts: the whole state).
+        var head: String
+        /// Everything after them (nil before the game starts: there are none).
+        var tail: String?
+        /// The views written so far for this moment: seats whose views are equal share one text.
+        var views = SeatView.WrittenViews()
+    }
+
+    /// `viewer`'s state: the shared parts around the fields only that seat may see.
+    private func stateJSON(for viewer: String?, _ parts: inout StateParts) -> String {
+        guard let game, let tail = parts.tail else { return parts.head }
+        var out = parts.head
+        if let lastRoll = SeatView.lastRollJSON(game, for: viewer) { out += "\"lastRoll\":\(lastRoll)," }
+        out += "\"view\":\(SeatView.viewJSON(game, for: viewer, written: &parts.views)),\"viewer\":\(viewer.map(\.jsonQuoted) ?? "null"),"
+        if let moves = SeatView.movesJSON(game, for: viewer) { out += "\"moves\":\(moves)," }
+        if let table = SeatView.tableJSON(game, for: viewer) { out += "\"table\":\(table)," }
+        return out + tail
+    }
+
+    /// The parts of the state that are the same for every seat and spectator.
+    private func stateParts() -> StateParts {
         let rules = game?.rules ?? entry.rules
         var out = "{\"rules\":{\"file\":\(entry.file.jsonQuoted),\"name\":\(rules.name.jsonQuoted),\"dice\":\(rules.dice.text.jsonQuoted),"
             + "\"hasDice\":\(rules.hasDice),\"choices\":\(SeatView.choicesJSON(rules)),"
@@ -483,7 +524,7 @@ actor Room {
             let players = seats.enumerated().map { index, seat in
                 "{\"name\":\(seat.name.jsonQuoted),\"seat\":\(index + 1),\"connected\":\(seat.connections > 0)}"
             }
-            return out + "\"phase\":\"waiting\",\"players\":[\(players.joined(separator: ","))]}"
+            return StateParts(head: out + "\"phase\":\"waiting\",\"players\":[\(players.joined(separator: ","))]}", tail: nil)
         }
         // The designer's `state` lines show every table: only for games without a view.
         let lines = game.hasView ? [] : session.describeState()
@@ -510,20 +551,17 @@ actor Room {
         out += "\"now\":\(game.now),\"clock\":\(clockNow),\"nextTimer\":\(game.nextTimerDue.map(String.init) ?? "null"),"
         let leds = game.led.colors(at: game.now).map { String(format: "\"#%02x%02x%02x\"", min(max($0.red, 0), 255), min(max($0.green, 0), 255), min(max($0.blue, 0), 255)) }
         out += "\"leds\":[\(leds.joined(separator: ","))],"
-        if let lastRoll = SeatView.lastRollJSON(game, for: viewer) { out += "\"lastRoll\":\(lastRoll)," }
-        out += "\"view\":\(SeatView.viewJSON(game, for: viewer)),\"viewer\":\(viewer.map(\.jsonQuoted) ?? "null"),"
-        if let moves = SeatView.movesJSON(game, for: viewer) { out += "\"moves\":\(moves)," }
-        if let table = SeatView.tableJSON(game, for: viewer) { out += "\"table\":\(table)," }
+        var tail = ""
         switch game.outcome {
-        case .win(let p)?: out += "\"outcome\":\("\(p) won".jsonQuoted),"
-        case .draw?: out += "\"outcome\":\"a draw\","
-        case .loss(let p)?: out += "\"outcome\":\("\(p) lost".jsonQuoted),"
+        case .win(let p)?: tail += "\"outcome\":\("\(p) won".jsonQuoted),"
+        case .draw?: tail += "\"outcome\":\"a draw\","
+        case .loss(let p)?: tail += "\"outcome\":\("\(p) lost".jsonQuoted),"
         case nil: break
         }
-        if let status = game.statusLine() { out += "\"status\":\(status.jsonQuoted)," }
-        if !lines.isEmpty { out += "\"summary\":\((lines.first ?? "").jsonQuoted)," }
-        out += "\"eventCount\":\(game.events.count)}"
-        return out
+        if let status = game.statusLine() { tail += "\"status\":\(status.jsonQuoted)," }
+        if !lines.isEmpty { tail += "\"summary\":\((lines.first ?? "").jsonQuoted)," }
+        tail += "\"eventCount\":\(game.forgottenEvents + game.events.count)}"
+        return StateParts(head: out, tail: tail)
     }
 
     /// What the lobby lists.

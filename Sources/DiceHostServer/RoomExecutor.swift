@@ -4,6 +4,9 @@ import Foundation
 /// thread pool (never on a thread that serves connections), in the normal lane or, while
 /// the room is heavy, the heavy lane. Every job's CPU time is charged to the room's
 /// `RoomCPUAccount`, whatever the job did (an input, a timer, rendering the state).
+///
+/// `@unchecked Sendable`: enqueued from any thread, run on the pool's; its queue, its
+/// `scheduled` flag and its account are read and written only with `lock` held.
 final class RoomExecutor: SerialExecutor, RoomThreadPool.Work, @unchecked Sendable {
     private let pool: RoomThreadPool
     private let lock = NSLock()

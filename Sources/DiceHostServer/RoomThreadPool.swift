@@ -12,12 +12,14 @@ import Glibc
 /// that have used more than their share of CPU lately (`RoomCPUAccount`). A room's work
 /// waits its turn in its lane's queue, one job at a time, round robin, so a room with
 /// many jobs cannot hold a thread while another room waits.
-final class RoomThreadPool: @unchecked Sendable {
+final class RoomThreadPool: Sendable {
     /// Work a lane runs: one job each time it is picked; it asks to be queued again itself.
     protocol Work: AnyObject, Sendable {
         func runOne()
     }
 
+    /// `@unchecked Sendable`: its queue, counts and busy times are read and written only
+    /// with `condition` held; the rest is constant.
     final class Lane: @unchecked Sendable {
         let name: String
         private let condition = NSCondition()
@@ -143,9 +145,9 @@ final class RoomThreadPool: @unchecked Sendable {
         }
     }
 
-    private final class OneShot: Work, @unchecked Sendable {
-        let body: () -> Void
-        init(_ body: @escaping () -> Void) { self.body = body }
+    private final class OneShot: Work {
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
         func runOne() { body() }
     }
 }

@@ -8,6 +8,10 @@ public struct ServerLimits: Sendable {
     /// Rooms one server holds, and connections (players and spectators) one room takes.
     public var rooms = 5_000
     public var connectionsPerRoom = 64
+    /// Connections (WebSockets) the server holds at once; past it a new one is refused
+    /// (503). Each is an open file: `serve` raises its open-files limit to match
+    /// (`OpenFileLimit`), and says so when the system allows fewer.
+    public var connections = 10_000
     /// Rooms one connection may create.
     public var roomsPerConnection = 20
     /// A room nobody is connected to is closed after this long (its log stays).
@@ -15,7 +19,8 @@ public struct ServerLimits: Sendable {
     /// Messages waiting to be sent to one client; a client that falls further behind is
     /// disconnected (it comes back with its token and gets the current state).
     public var outboundBacklog = 1_024
-    /// Events a joining client gets with the state (the table's recent log).
+    /// Events a joining client gets with the state (the table's recent log). A room keeps
+    /// between this many and twice this many in memory (its log file keeps them all).
     public var historyEvents = 200
     /// Hot-reload rule files saved while rooms use them (`--watch`), polled this often.
     public var watchRules = false

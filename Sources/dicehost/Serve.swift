@@ -69,6 +69,14 @@ extension DiceHostCommand {
                 printError("dicehost: \(rulesDirectory) has no rule script that loads")
                 throw ExitStatus.scriptDoesNotLoad
             }
+            // Every connection is an open file: 10,000 players need more than the usual 1,024.
+            let needed = OpenFileLimit.needed(for: limits, logs: logDirectory != nil)
+            if let files = OpenFileLimit.raise(toward: needed) {
+                if !files.isEnough { printError("warning: dicehost serve: \(files.report)") }
+                else if files.now > files.before { printError("dicehost serve: \(files.report)") }
+            } else {
+                printError("warning: dicehost serve: cannot read the open-files limit; \(needed) open files are needed")
+            }
             let done = DispatchSemaphore(value: 0)
             let failure = FailureBox()
             let names = server.catalog.entries.map(\.file).joined(separator: ", ")

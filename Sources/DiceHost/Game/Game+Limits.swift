@@ -111,6 +111,16 @@ public struct HostRecords<Record>: RandomAccessCollection {
         records.removeAll(keepingCapacity: keepingCapacity)
         ends.removeAll(keepingCapacity: keepingCapacity)
     }
+
+    /// Drops the first `count` records (the others' sizes stay theirs).
+    mutating func removeFirst(_ count: Int) {
+        let count = Swift.min(Swift.max(0, count), records.count)
+        guard count > 0 else { return }
+        let dropped = ends[count - 1]
+        records.removeFirst(count)
+        ends.removeFirst(count)
+        for index in ends.indices { ends[index] -= dropped }
+    }
 }
 
 extension HostRecords where Record == GameEvent {

@@ -27,6 +27,7 @@ extension Game {
     public func startNewGame(seed: UInt64) throws {
         host = HostState()
         eventLog.removeAll(keepingCapacity: true)
+        forgottenEvents = 0
         recordedMetrics.removeAll(keepingCapacity: true)
         undoStack.removeAll()
         try start(seed: seed)

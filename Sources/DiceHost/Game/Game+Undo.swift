@@ -10,11 +10,12 @@ extension Game {
 
     func pushUndo(_ point: UndoPoint) {
         undoGeneration += 1
+        guard keepsUndoHistory else { return }
         undoStack.append(point)
         if undoStack.count > Self.undoDepth { undoStack.removeFirst(undoStack.count - Self.undoDepth) }
     }
 
-    /// How many inputs `undo` can take back.
+    /// How many inputs `undo` can take back (`undoHistory`: none).
     public static let undoDepth = 200
     /// Whether there is an input to undo.
     public var canUndo: Bool { !undoStack.isEmpty }

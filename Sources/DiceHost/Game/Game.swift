@@ -84,6 +84,11 @@ public final class Game {
     /// input's rollback point (nil until one is needed, or after `g` was replaced).
     var lastSnapshot: [LuaValue]?
     var undoStack: [UndoPoint] = []
+    /// Whether inputs can be undone (a copy of `g` kept for each of the last `undoDepth`).
+    /// A served room has no `undo` and turns it off: those copies were most of its memory.
+    public var keepsUndoHistory = true
+    /// Events dropped from the front of the log by `forgetEvents`.
+    public internal(set) var forgottenEvents = 0
     /// The Lua driver of fast simulations, loaded by the first one (FastSimulation.swift).
     var fastSimulation: FastSimulation?
     /// Counts the inputs that made an undo point (so a caller can tell whether one did).

@@ -140,6 +140,8 @@ public struct GameEvent: Equatable, Sendable, CustomStringConvertible {
     /// and U+2028/2029 and DEL too, so the text is also safe inside a script (the server's
     /// messages and web page use this).
     public static func quote(_ s: String) -> String {
+        // Plain printable ASCII without a quote or a backslash (most names and words) needs no escape.
+        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) { return "\"" + s + "\"" }
         var out = "\""
         for scalar in s.unicodeScalars {
             switch scalar {

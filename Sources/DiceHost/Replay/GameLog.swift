@@ -218,10 +218,20 @@ public enum GameLog {
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// One entry's log line (no newline): the bytes `line(_:)` writes through `JSONEncoder`,
+    /// written directly (a served room writes one per input: issue 32).
+    public static func line(_ entry: Entry) -> String {
+        var fields: [String: JSONValue] = ["n": .integer(Int64(entry.n)), "t": .integer(Int64(entry.t)), "events": .array(entry.events)]
+        if let input = entry.input { fields["input"] = .string(input) }
+        if let bot = entry.bot { fields["bot"] = .bool(bot) }
+        if let error = entry.error { fields["error"] = .string(error) }
+        return JSONValue.object(fields).description
+    }
+
     /// An event as the log keeps it: `GameEvent.json` plus its `text`.
     public static func json(_ event: GameEvent) -> JSONValue {
         var fields: [String: JSONValue] = [:]
-        if case .object(let parsed)? = try? JSONDecoder().decode(JSONValue.self, from: Data(event.json.utf8)) { fields = parsed }
+        if case .object(let parsed)? = try? JSONValue(parsing: event.json) { fields = parsed }
         fields["t"] = .integer(Int64(event.time))
         fields["text"] = .string(event.description)
         return .object(fields)

@@ -98,6 +98,14 @@ public enum JSONValue: Codable, Equatable, Sendable, CustomStringConvertible {
     /// \u00XX, everything else as it is (as JSONEncoder writes it).
     private static func quote(_ text: String, into out: inout String) {
         out += "\""
+        // Most strings (names, keys, card faces) need no escape: appended whole, which is
+        // far cheaper than scalar by scalar (issue 32: quoting was most of a view's JSON).
+        // Bytes of multi-byte UTF-8 are all >= 0x80, so the byte check is exact.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+            out += text
+            out += "\""
+            return
+        }
         var plain = text.unicodeScalars.startIndex
         let scalars = text.unicodeScalars
         for index in scalars.indices {
