@@ -163,16 +163,3 @@ extension MoveExplorer {
 extension MoveExplorer.Played {
     var isReached: Bool { if case .reached = self { return true } else { return false } }
 }
-
-/// A small seeded generator for sampled games (never the game's own, which stays fixed).
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
