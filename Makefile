@@ -1,5 +1,6 @@
 # DiceHost: two commands set up everything on a fresh Debian machine with Swift.
 #   make play   installs Lua 5.4 if missing, builds, plays a shipped game
+#   make install puts that build's dicehost on the PATH (PREFIX=~/.local: ~/.local/bin/dicehost)
 #   make test   installs Lua 5.4 if missing, builds, runs every test (and the browser test)
 
 RULES ?= rules/race.lua
