@@ -12,7 +12,7 @@ SWIFT_BUILD_FLAGS ?=
 PREFIX ?= $(HOME)/.local
 CONFIG ?= debug
 
-.PHONY: deps build play install test test-lua-conformance check-lua test-browser loadtest loadtest-abuse serve bench bench-solve bench-secrets bench-instructions clean fuzz fuzz-build fuzz-smoke fuzz-crashes example test-example
+.PHONY: deps build play test test-lua-conformance check-lua test-browser loadtest loadtest-abuse serve bench bench-solve bench-secrets bench-instructions clean fuzz fuzz-build fuzz-smoke fuzz-crashes example test-example
 
 deps:
 	@bash scripts/ensure-deps.sh
@@ -24,6 +24,7 @@ play: build
 	.build/debug/dicehost play $(RULES)
 
 # Puts the build `make play` made on the PATH: PREFIX/bin/dicehost (scripts/install.sh).
+.PHONY: install
 install: deps
 	swift build -c $(CONFIG) $(SWIFT_BUILD_FLAGS)
 	@bash scripts/install.sh "$(PREFIX)" .build/$(CONFIG)
