@@ -1,9 +1,16 @@
 # DiceHost: two commands set up everything on a fresh Debian machine with Swift.
 #   make play   installs Lua 5.4 if missing, builds, plays a shipped game
+#   make install puts that build's dicehost on the PATH (PREFIX=~/.local: ~/.local/bin/dicehost)
 #   make test   installs Lua 5.4 if missing, builds, runs every test (and the browser test)
 
 RULES ?= rules/race.lua
 SWIFT_BUILD_FLAGS ?=
+# `make install`: where dicehost goes. ~/.local by default: no root needed, and Debian's
+# ~/.profile puts ~/.local/bin on the PATH (at the next login once it exists); PREFIX=/usr/local
+# with sudo for every user. CONFIG=release installs an optimised build (sim and odds run
+# several times faster; it builds everything again, in .build/release).
+PREFIX ?= $(HOME)/.local
+CONFIG ?= debug
 
 .PHONY: deps build play test test-rules-fuzz test-lua-conformance check-lua test-browser loadtest loadtest-abuse serve bench bench-solve bench-secrets bench-instructions clean fuzz fuzz-build fuzz-smoke fuzz-crashes example test-example
 
@@ -15,6 +22,12 @@ build: deps
 
 play: build
 	.build/debug/dicehost play $(RULES)
+
+# Puts the build `make play` made on the PATH: PREFIX/bin/dicehost (scripts/install.sh).
+.PHONY: install
+install: deps
+	swift build -c $(CONFIG) $(SWIFT_BUILD_FLAGS)
+	@bash scripts/install.sh "$(PREFIX)" .build/$(CONFIG)
 
 test: deps check-lua
 	swift build --build-tests $(SWIFT_BUILD_FLAGS)
@@ -74,21 +87,21 @@ loadtest-abuse: deps
 	bash loadtest/abuse.sh
 
 # The embedding example (examples/RaceToSpace, its own package depending on this one by
-# path), built in its own scratch folder; its test compares what it draws with the
-# expected frames (after an intended change: `make example > examples/RaceToSpace/expected-output.txt`;
+# path). `make example` builds that package in its own scratch folder, as an app would, and
+# runs it (after an intended change: `make example > examples/RaceToSpace/expected-output.txt`;
 # on the simulated Pixel, `make example EXAMPLE_ARGS=--pixels > examples/RaceToSpace/expected-output-pixels.txt`).
+# `make test-example` compares what it draws with the expected frames, with the same program
+# built by this package (target race-to-space-example): the build `make play` made, not a
+# second compile of DiceHost.
 EXAMPLE_SCRATCH_PATH = .build-example
 example: deps
 	@rm -f $(EXAMPLE_SCRATCH_PATH)/debug.yaml
 	@swift build --package-path examples/RaceToSpace --scratch-path $(EXAMPLE_SCRATCH_PATH) $(SWIFT_BUILD_FLAGS) >&2
 	@$(EXAMPLE_SCRATCH_PATH)/debug/RaceToSpace rules/race.lua $(EXAMPLE_ARGS)
 
-test-example: deps
-	@# Re-plan every time: a merge that adds source files to DiceHost is otherwise missed.
-	rm -f $(EXAMPLE_SCRATCH_PATH)/debug.yaml
-	swift build --package-path examples/RaceToSpace --scratch-path $(EXAMPLE_SCRATCH_PATH) $(SWIFT_BUILD_FLAGS)
-	$(EXAMPLE_SCRATCH_PATH)/debug/RaceToSpace rules/race.lua | diff -u examples/RaceToSpace/expected-output.txt -
-	$(EXAMPLE_SCRATCH_PATH)/debug/RaceToSpace rules/race.lua --pixels | diff -u examples/RaceToSpace/expected-output-pixels.txt -
+test-example: build
+	.build/debug/race-to-space-example rules/race.lua | diff -u examples/RaceToSpace/expected-output.txt -
+	.build/debug/race-to-space-example rules/race.lua --pixels | diff -u examples/RaceToSpace/expected-output-pixels.txt -
 	@echo "example: RaceToSpace drew the expected frames (on the simulated die and on the simulated Pixel)"
 
 bench: deps

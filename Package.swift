@@ -79,6 +79,16 @@ let package = Package(
             ],
             resources: [.embedInCode("Templates/new-game.lua")]
         ),
+        // The embedding example's program: examples/RaceToSpace is a package of its own that
+        // depends on this one by path (`make example` builds it so), and is built here too so
+        // `make test` checks it against the build `make play` made instead of compiling
+        // DiceHost again in another scratch folder (about 2.5 minutes on a shared 2-core machine).
+        .executableTarget(
+            name: "race-to-space-example",
+            dependencies: ["DiceHost"],
+            path: "examples/RaceToSpace/Sources/RaceToSpace",
+            swiftSettings: [.enableExperimentalFeature("StrictConcurrency")]
+        ),
         .executableTarget(name: "bench-calls", dependencies: ["Lua"], path: "bench/calls"),
         .executableTarget(name: "bench-roll", dependencies: ["DiceHost"], path: "bench/roll"),
         .testTarget(name: "LuaTests", dependencies: ["Lua"], exclude: ["Fixtures"]),

@@ -6,7 +6,9 @@ import Foundation
 /// an analysis that cannot be done is a failure (1), a script that does not load is 3,
 /// a bad `--set` is bad usage (2).
 enum AnalysisProgress {
-    static func run<T>(_ file: String, quiet: Bool, _ body: (_ progress: @escaping (String) -> Void) throws -> T) throws -> T {
+    /// `suggestsSim`: a game `odds` cannot analyse is pointed to `dicehost sim`, which
+    /// estimates what odds would compute.
+    static func run<T>(_ file: String, quiet: Bool, suggestsSim: Bool = false, _ body: (_ progress: @escaping (String) -> Void) throws -> T) throws -> T {
         let showsProgress = !quiet && isatty(STDERR_FILENO) != 0
         defer { if showsProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) } }
         do {
@@ -19,6 +21,9 @@ enum AnalysisProgress {
         } catch let error as OddsError {
             if showsProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
             printError("\(file): \(error)")
+            if suggestsSim, case .notAnalysable = error {
+                printError("\(file): estimate the odds by simulation instead: dicehost sim \(file) --games 100000")
+            }
             throw ExitStatus.failure
         } catch let error as GameError {
             printError("\(error)")

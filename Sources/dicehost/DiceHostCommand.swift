@@ -20,12 +20,20 @@ struct DiceHostCommand: ParsableCommand {
             print(help)
             return
         }
+        if let unknown = unknownCommand(in: arguments) {
+            printError(unknown)
+            Foundation.exit(ExitStatus.usage.rawValue)
+        }
         do {
             var command = try parseAsRoot()
             try command.run()
         } catch {
             if exitCode(for: error) == .validationFailure {
                 printError(fullMessage(for: error))
+                if let first = arguments.first, !first.hasPrefix("-"), !commandNames.contains(first),
+                   let near = NearestWord.to(first, among: commandNames) {
+                    printError("dicehost: no command '\(first)': did you mean '\(near)'?")
+                }
                 Foundation.exit(ExitStatus.usage.rawValue)
             }
             exit(withError: error)
@@ -48,6 +56,17 @@ extension DiceHostCommand {
                 + "\n  (the --json results of the shards of one study, merged exactly; see 'dicehost sim merge --help')"
         }
         return nil
+    }
+
+    /// The names of the subcommands (and ArgumentParser's own `help`).
+    static var commandNames: [String] { configuration.subcommands.map { $0._commandName } + ["help"] }
+
+    /// `dicehost help NAME` for a command that does not exist: an error (ArgumentParser
+    /// would print the general help and exit 0). Nil when the arguments ask no such thing.
+    static func unknownCommand(in arguments: [String]) -> String? {
+        guard arguments.count >= 2, arguments[0] == "help", !arguments[1].hasPrefix("-"), !commandNames.contains(arguments[1]) else { return nil }
+        let hint = NearestWord.to(arguments[1], among: commandNames).map { ": did you mean '\($0)'?" } ?? ""
+        return "dicehost: help: no command '\(arguments[1])'\(hint) (the commands: \(commandNames.joined(separator: ", ")))"
     }
 
     static func leafCommands(of command: ParsableCommand.Type) -> [ParsableCommand.Type] {

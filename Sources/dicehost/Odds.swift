@@ -149,7 +149,7 @@ extension DiceHostCommand {
         }
 
         func analyse(_ file: String, _ options: DiceHost.Odds.Options) throws -> DiceHost.Odds.Result {
-            try AnalysisProgress.run(file, quiet: quiet) { progress in
+            try AnalysisProgress.run(file, quiet: quiet, suggestsSim: true) { progress in
                 try DiceHost.Odds.analyse(rulesFile: file, options: options, progress: progress)
             }
         }

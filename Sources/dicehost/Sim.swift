@@ -87,7 +87,7 @@ extension DiceHostCommand.Sim {
             }
             let table = try csv.map { try SimCSV(path: $0, force: force, games: plan.range.count * (compare == nil ? 1 : 2),
                                                  rules: [rules] + (compare.map { [$0] } ?? [])) }
-            plan.gameFinished = table.map { table in { [rules] game in table.add(game, rules: rules) } }
+            plan.gameFinished = table.map { table in { @Sendable [rules] game in table.add(game, rules: rules) } }
             let stop = SimulationStop()
             plan.stop = stop
             SimInterrupt.install()
@@ -109,7 +109,7 @@ extension DiceHostCommand.Sim {
             }
             var other = plan
             other.rulesFile = compare
-            other.gameFinished = table.map { table in { game in table.add(game, rules: compare) } }
+            other.gameFinished = table.map { table in { @Sendable game in table.add(game, rules: compare) } }
             let second = try simulate(other, bar: bar, label: compare, stop: stop)
             bar.finish()
             if stop.isRequested {

@@ -279,6 +279,13 @@ enum SolveReport {
             return nil
         }
         let column = max(6, label(buckets.last ?? 0).count + 1)
+        // A table of dashes alone reads like a failure: say why there is nothing to show.
+        let never = t.cells.values.allSatisfy { $0.values.allSatisfy { $0.at == nil } }
+        if never {
+            return "best play never \(t.action)s: wherever a player decides, rolling on wins at least as often as '\(t.action)', "
+                + "at every \(t.turnField) and \(t.scoreField), so there is no threshold to show: '\(t.action)' pays only where the risk "
+                + "of losing \(t.turnField) outweighs the chance of winning within the turn; in this game it never does."
+        }
         var lines = ["best play: \(t.action) once \(t.turnField) reaches the number shown, by \(t.scoreField) "
                      + "(rows: mine, columns: the opponent's" + (width > 1 ? "; each cell at the lowest scores of its bucket" : "") + ")",
                      "'-': never \(t.action), roll on; '*': rolling and \(t.action) interleave above the number", ""]

@@ -9,8 +9,9 @@ extension DiceHostCommand {
             abstract: "Run rule tests: transcripts of play sessions with the output expected.",
             discussion: """
                 Each test is one text file (see docs/scripting.md, "Rule tests"). A failing test
-                shows where it went wrong: the first differing lines with a few lines of context
-                (- expected, + actual). The last line reads "N passed, M failed"; the exit status
+                shows where it went wrong: the input whose output first differs, the differing
+                lines with a few lines of context (- expected, + actual; a long diff is cut, never an
+                error line), and the --update command that accepts the new output. The last line reads "N passed, M failed"; the exit status
                 is 1 when any test fails. A test whose rules do not load fails, also with --update.
                 """
         )
@@ -82,11 +83,13 @@ extension DiceHostCommand {
                         continue
                     }
                     failed += 1
-                    print(Self.paint("FAIL \(file)", "1;31", colour))
-                    for line in trimmedDiff(lineDiff(expected: transcript.text, actual: actual.text)) {
+                    let diff = lineDiff(expected: transcript.text, actual: actual.text)
+                    print(Self.paint("FAIL \(file)" + Self.firstDifference(in: diff), "1;31", colour))
+                    for line in trimmedDiff(diff) {
                         let painted = line.hasPrefix("-") ? Self.paint(line, "31", colour) : line.hasPrefix("+") ? Self.paint(line, "32", colour) : line
                         print("    " + painted)
                     }
+                    print("    (if the new output is right: dicehost test --update \(file))")
                 } catch {
                     failed += 1
                     print(Self.paint("FAIL \(error)", "1;31", colour))
@@ -100,8 +103,20 @@ extension DiceHostCommand {
             colour ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
         }
 
+        /// Which input's output first differs: " (the output of '> roll' differs)".
+        static func firstDifference(in diff: [String]) -> String {
+            guard let first = diff.firstIndex(where: { !$0.hasPrefix(" ") }) else { return "" }
+            guard let input = diff[..<first].last(where: { $0.dropFirst(2).hasPrefix("> ") }) else {
+                return " (the output before the first input differs)"
+            }
+            return " (the output of '\(input.dropFirst(2))' differs)"
+        }
+
         /// The lines that differ with `context` lines around each run of them; "…" marks
-        /// lines left out. At most `maxLines` lines (then a count of the rest).
+        /// lines left out. Past `maxLines` lines, each run of expected lines is cut to its
+        /// first few and each run of actual lines to its first dozen, keeping every
+        /// `error:` among the rest: a long block of expected lines must not push the
+        /// actual output where the test went wrong (often an error) out of view.
         func trimmedDiff(_ diff: [String], context: Int = 3, maxLines: Int = 40) -> [String] {
             let changed = diff.indices.filter { !diff[$0].hasPrefix(" ") }
             var keep = Set<Int>()
@@ -114,10 +129,30 @@ extension DiceHostCommand {
                 last = i
             }
             if last >= 0, last < diff.count - 1 { out.append("  …") }
-            if out.count > maxLines {
-                out = Array(out.prefix(maxLines)) + ["  … (\(out.count - maxLines) more lines of the diff)"]
+            guard out.count > maxLines else { return out }
+            var compact: [String] = []
+            var start = 0
+            while start < out.count {
+                let sign = out[start].prefix(1)
+                var end = start
+                while end < out.count, out[end].prefix(1) == sign { end += 1 }
+                let run = out[start..<end]
+                let shown = sign == "-" ? 6 : sign == "+" ? 12 : run.count
+                if run.count <= shown + 1 {
+                    compact += run
+                } else {
+                    let rest = run.dropFirst(shown)
+                    let errors = sign == "+" ? rest.filter { $0.hasPrefix("+ error:") } : []
+                    compact += run.prefix(shown) + errors
+                    compact.append("  … (\(rest.count - errors.count) more \(sign == "-" ? "expected" : "actual") lines)")
+                }
+                start = end
             }
-            return out
+            guard compact.count > maxLines else { return compact }
+            // Still long: the first lines, and any error after them.
+            let errors = compact.dropFirst(maxLines).filter { $0.hasPrefix("+ error:") }
+            let left = compact.count - maxLines - errors.count
+            return Array(compact.prefix(maxLines)) + errors + ["  … (\(left) more lines of the diff)"]
         }
 
         /// rules/tests, and every tests/ folder beside a rule script under examples/.

@@ -237,6 +237,17 @@ func pigFirstSeatWins(target: Int, holds: [Int]) -> Double {
         #expect(text.stdout.contains("me \\ opp"))
     }
 
+    @Test func explainSaysWhyBestPlayOfPigToASmallTargetNeverHolds() throws {
+        // The value iteration written here agrees: with a six-sided die and a target of 12,
+        // rolling on is never worse than holding.
+        #expect(pigHoldThresholds(target: 12, sides: 6).allSatisfy { $0.allSatisfy { $0 == nil } })
+        let result = try runDicehost(["solve", "examples/rules/pig.lua", "--set", "target=12", "--explain", "--quiet"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("best play never holds: wherever a player decides, rolling on wins at least as often as 'hold'"), "\(result.stdout)")
+        #expect(result.stdout.contains("in this game it never does"))
+        #expect(!result.stdout.contains("me \\ opp"), "no table of dashes: \(result.stdout)")
+    }
+
     @Test func otherGamesGetTheBestMovesByEachFieldsValue() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("explain-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -73,6 +73,7 @@ local dice = {
 -- Timers: handles with :cancel().
 local Timer = {}
 Timer.__index = Timer
+Timer.__name = "dicehost.timer"  -- how `state` knows a handle (StateRenderer.swift) and leaves it out
 function Timer:cancel()
   if sim then return sim.cancel(self.id) end
   host.cancel(self.id)

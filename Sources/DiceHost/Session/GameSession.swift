@@ -200,7 +200,12 @@ public final class GameSession {
             redoStack.append(input)
             lines.append("undone: \(input)")
         }
-        return lines.isEmpty ? ["error: nothing to undo"] : lines
+        if lines.isEmpty { return ["error: nothing to undo"] }
+        if lines.count < count {  // say how far it went, not silently fewer
+            let why = steps.contains(where: \.changedGame) ? "undo keeps only the last \(Game.undoDepth) inputs" : "nothing earlier to undo"
+            lines.append("undid \(lines.count) of \(count): \(why)")
+        }
+        return lines
     }
 
     /// The params as the game has them: value, and where it came from.
@@ -297,7 +302,7 @@ public final class GameSession {
             let wanted = args[0]
             if let entry = Self.help.first(where: { $0.0.prefix { $0 != " " } == wanted }) { return ["\(entry.0)  \(entry.1)"] }
             if game.rules.actions.contains(wanted) { return ["\(wanted) [ARGS...]  an action of \(game.rules.name), as the current player (or 'as NAME \(wanted)')"] }
-            throw GameError.refused("no command '\(wanted)' (try 'help')")
+            throw GameError.refused("no command '\(wanted)'" + didYouMean(wanted) + " (try 'help')")
         case "help":
             return Self.help.map { "\($0.0.padding(toLength: 24, withPad: " ", startingAt: 0)) \($0.1)" }
                 + (game.rules.actions.isEmpty ? [] : ["actions: " + game.rules.actions.joined(separator: ", ")])
@@ -386,11 +391,17 @@ public final class GameSession {
             return nil
         default:
             guard game.rules.actions.contains(command) else {
-                throw GameError.refused("unknown command '\(command)' (try 'help')")
+                throw GameError.refused("unknown command '\(command)'" + didYouMean(command) + " (try 'help')")
             }
             try game.act(command, by: player, arguments: args.map(Self.argument))
             return nil
         }
+    }
+
+    /// ": did you mean 'roll'?" when `typed` is close to a command or an action, else "".
+    func didYouMean(_ typed: String) -> String {
+        let commands = Self.help.map { String($0.0.prefix { $0 != " " }) }.filter { $0 == $0.lowercased() }
+        return NearestWord.to(typed, among: commands + game.rules.actions).map { ": did you mean '\($0)'?" } ?? ""
     }
 
     /// A reload that did not take: the game goes on under the rules it had.

@@ -20,6 +20,8 @@ struct StateRenderer {
     /// Which keys a table shows: its `entriesPerTable` first keys in `pairs` order and
     /// its entry count, found in one pass over the table (no sort of the whole table).
     private let firstKeys: LuaValue
+    /// `raw_getmetatable`: a table's metatable past `__metatable`, to know timer handles.
+    private let rawGetMetatable: LuaValue
     private var scanned = 0
     /// Characters of the line being rendered; past the limit, the rest is left out.
     private var written = 0
@@ -28,6 +30,7 @@ struct StateRenderer {
         self.lua = lua
         // Made per command (a few microseconds) so no script can have replaced it.
         let chunk = try? lua.load(Self.firstKeysSource, chunkName: "dicehost-state")
+        rawGetMetatable = lua.rawMetatableFunctions().get
         firstKeys = chunk.flatMap { try? lua.call(.function($0), [], budget: .some(10_000)).first } ?? .nil
     }
 
@@ -44,6 +47,10 @@ struct StateRenderer {
             if case .string(let s) = value { text = depth == 0 ? Self.cut(s) : "\"\(Self.cut(s))\"" }
             written += text.count
             return text
+        }
+        if isTimerHandle(value) {
+            written += 5
+            return "timer"
         }
         if let text = rollText(t) ?? cardText(t) ?? hiddenText(t) {
             written += text.count
@@ -64,9 +71,12 @@ struct StateRenderer {
         let isArray = shownKeys.enumerated().allSatisfy { $0.element == .integer(Int64($0.offset + 1)) }
             && total - skipped == max(lua.length(t), shownKeys.count)
         var items: [String] = []
+        var timers = 0
         for key in shownKeys {
             guard written < Self.charactersPerLine else { break }
-            let v = render(lua.get(t, key), depth: depth + 1)
+            let value = lua.get(t, key)
+            if isTimerHandle(value) { timers += 1; continue }  // `pulse={id=13}` is the host's, not the game's
+            let v = render(value, depth: depth + 1)
             let item: String
             if isArray {
                 item = v
@@ -78,7 +88,7 @@ struct StateRenderer {
             written += item.count - v.count + 2 // the key and ", "
             items.append(item)
         }
-        let left = total - skipped - items.count
+        let left = total - skipped - timers - items.count
         if left > 0 { items.append("… \(left) more") }
         return "{" + items.joined(separator: ", ") + "}"
     }
@@ -96,6 +106,14 @@ struct StateRenderer {
         let total = lua.get(t, "total")
         if count == 1, total == lua.get(valuesTable, .integer(1)) { return faces }
         return "\(faces) = \(Self.cut(total.description))"
+    }
+
+    /// A handle from `timer.after` or `timer.every` (the runtime's `Timer` metatable,
+    /// named "dicehost.timer"): its id means nothing to a designer, so `state` leaves it out.
+    private func isTimerHandle(_ value: LuaValue) -> Bool {
+        guard case .table(let t) = value, lua.get(t, "id").intValue != nil, case .function = rawGetMetatable,
+              let metatable = (try? lua.call(rawGetMetatable, [value], budget: .some(1_000)))?.first?.tableRef else { return false }
+        return lua.get(metatable, "__name") == .string("dicehost.timer")
     }
 
     /// A hidden thing of a view (`hidden("dice", 5)`): "(5 dice hidden)".
