@@ -10,6 +10,7 @@ struct WebAssets: Sendable {
         ("pixels.js", "text/javascript; charset=utf-8"),
         ("table.js", "text/javascript; charset=utf-8"),
         ("moves.js", "text/javascript; charset=utf-8"),
+        ("reconnect.js", "text/javascript; charset=utf-8"),
     ]
     let contents: [String: (type: String, bytes: [UInt8])]
 

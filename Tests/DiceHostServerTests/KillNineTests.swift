@@ -1,3 +1,4 @@
+@testable import DiceHostServer
 import Foundation
 import Testing
 
@@ -25,7 +26,12 @@ struct KillNineTests {
         }
         // "dicehost serve: http://127.0.0.1:PORT/ (rules: …)"
         let port = text.split(separator: ":").dropFirst(3).first.flatMap { Int($0.prefix { $0.isNumber }) }
-        return (process, try #require(port, "serve printed: \(text)"))
+        guard let port else {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            throw StoreError("serve printed no port: \(text)")
+        }
+        return (process, port)
     }
 
     struct Seat {
