@@ -83,7 +83,7 @@ actor Room {
         let token = Self.makeToken()
         seats.append(Seat(name: name, tokenHash: Self.tokenHash(token)))
         // The seat is stored before its token is handed out, so the token outlives a restart.
-        guard await storeSeats() else { return false }
+        guard await storeSeats() else { return refuse(client, "store-failed", "room \(id) is closed: the server could not store your seat") }
         guard let seat = seats.firstIndex(where: { $0.name == name }) else { return false }
         client.send(message("joined", ["seat": "\(seat + 1)", "name": name.jsonQuoted, "token": token.jsonQuoted]))
         attach(client, seat: seat)

@@ -113,6 +113,31 @@ struct RoomStoreTests {
         }
     }
 
+    @Test func aRoomWhoseRulesFileVanishedIsClosedAndTheOthersReopen() async throws {
+        try await withRaceFolder { rules, store in
+            let copy = (rules as NSString).appendingPathComponent("race-copy.lua")
+            try FileManager.default.copyItem(atPath: (rules as NSString).appendingPathComponent("race.lua"), toPath: copy)
+            let first = try await start(rules, store: store).server
+            let gone = try await first.twoPlayerRoom("race-copy.lua")
+            let kept = try await first.twoPlayerRoom("race.lua")
+            _ = try await roll(gone.ann, seq: 1)
+            _ = try await roll(kept.ann, seq: 1)
+            await stop(first)
+            try FileManager.default.removeItem(atPath: copy)
+
+            let second = try await start(rules, store: store).server
+            defer { second.stop() }
+            let ann = try await second.client()
+            try await ann.hello()
+            ann.send(["type": "join", "room": gone.room, "token": try #require(gone.annJoined["token"] as? String)])
+            let refused = try #require(await ann.next("error"))
+            #expect(refused["code"] as? String == "no-room")
+            #expect((refused["message"] as? String)?.contains("race-copy.lua is no longer offered") == true, "\(refused)")
+            ann.send(["type": "join", "room": kept.room, "token": try #require(kept.annJoined["token"] as? String)])
+            #expect(try #require(await ann.next("joined"))["lastSeq"] as? Int == 1)
+        }
+    }
+
     @Test func aStoreFileThatIsNotARoomStoreIsRefusedByName() async throws {
         try await withRaceFolder { rules, store in
             try Data("these are not the rooms you are looking for\n".utf8).write(to: URL(fileURLWithPath: store))
