@@ -481,7 +481,8 @@ actor Room {
     /// back): of the current game only (from its `start`; numbered on from the games
     /// before a `restart`).
     private func fullState(for viewer: String?) -> String {
-        let events = game?.events ?? []
+        // Only what was sent (stored): events still being written come with their broadcast.
+        let events = Array((game?.events ?? []).prefix(sentEvents))
         let first = max(SeatView.currentGameStart(events), events.count - limits.historyEvents)
         let list = SeatView.eventsJSON(events[first...], for: viewer)
         return "{\"type\":\"state\",\"room\":\(id.jsonQuoted),\"first\":\(first),\"events\":[\(list)],\"state\":\(stateJSON(for: viewer))}"
