@@ -12,7 +12,7 @@ SWIFT_BUILD_FLAGS ?=
 PREFIX ?= $(HOME)/.local
 CONFIG ?= debug
 
-.PHONY: deps build play test test-rules-fuzz test-lua-conformance check-lua test-browser loadtest loadtest-abuse serve bench bench-solve bench-secrets bench-instructions clean fuzz fuzz-build fuzz-smoke fuzz-crashes example test-example
+.PHONY: deps build play test test-rules-fuzz test-lua-conformance check-lua test-browser loadtest loadtest-abuse loadtest-store serve bench bench-solve bench-secrets bench-instructions clean fuzz fuzz-build fuzz-smoke fuzz-crashes example test-example
 
 deps:
 	@bash scripts/ensure-deps.sh
@@ -79,6 +79,11 @@ serve: build
 loadtest: deps
 	swift build -c release $(SWIFT_BUILD_FLAGS)
 	bash loadtest/run.sh
+
+# Not in `make test`: the same load with the room store (SQLite) and without: CPU per message, latency.
+loadtest-store: deps
+	swift build -c release $(SWIFT_BUILD_FLAGS)
+	bash loadtest/store-compare.sh
 
 # Not in `make test`: a healthy room's input and ping round trips against 0, 2 and 4 rooms
 # that run to their budget every 0.6 s, and the server's CPU per message (loadtest/README.md).

@@ -20,6 +20,9 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
         // FilePath: the command line's file and folder arguments as paths, not strings.
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        // The room store (`serve --store FILE`): SQLite through Vapor's SQLiteNIO, which is
+        // tested on Linux and carries its own SQLite build (WAL, no system library to match).
+        .package(url: "https://github.com/vapor/sqlite-nio", exact: "1.13.2"),
     ],
     targets: [
         // Lua 5.4 from the system (Debian: liblua5.4-dev) plus the C helpers Swift cannot write.
@@ -62,6 +65,7 @@ let package = Package(
                 "DiceHost",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
             ],
             resources: [.copy("Web")],
             // The compiler checks the server's concurrency (rooms, executors, the thread pool, channels).
@@ -100,6 +104,7 @@ let package = Package(
                 "DiceHost",
                 "DiceHostServer",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
             ]
         ),
     ],

@@ -98,7 +98,7 @@ final class ClientConnection {
     /// Leaves the room the client is in (a client is in one room at a time) and finds `id`.
     private func enter(_ id: String) async -> Room? {
         guard let target = await lobby.room(id) else {
-            sendError("no-room", "there is no room \(id)")
+            sendError("no-room", await lobby.missingRoomText(id))
             return nil
         }
         if let room {

@@ -18,6 +18,10 @@ public final class DiceHostServer: Sendable {
         public var port = 8080
         /// A folder each room writes its log to (one JSON Lines file a room); nil: none.
         public var logDirectory: String?
+        /// The room store, an SQLite file (nil: rooms live in memory only and end with the
+        /// process). Every input is stored before it is acknowledged; on start the server
+        /// reopens the rooms it finds unfinished there.
+        public var store: String?
         public var limits = ServerLimits()
         /// The least severe messages of the HTTP server that are logged ($LOG_LEVEL overrides).
         public var logLevel = "warning"
@@ -59,6 +63,7 @@ public final class DiceHostServer: Sendable {
         router.get("/health") { _, _ in "ok\n" }
         let lobby = self.lobby, limits = configuration.limits, counter = nextClientID, origins = configuration.allowedOrigins
         let open = ConnectionGauge()
+        let store = try await openStore()
         router.ws("/ws", shouldUpgrade: { request, _ in
             try HTTPHygiene.checkOrigin(of: request, allowed: origins)
             guard open.count < limits.connections else {
@@ -94,7 +99,36 @@ public final class DiceHostServer: Sendable {
             }
         }
         defer { watcher?.cancel(); sweeper.cancel() }
-        try await app.runService(gracefulShutdownSignals: signals ? [.sigterm, .sigint] : [])
+        // The store is closed (and its lock let go) before `run` returns, however it ends;
+        // in a task of its own, as SQLiteNIO refuses work in a cancelled one.
+        let closeStore = { if let store { await Task.detached { await store.close() }.value } }
+        do { try await app.runService(gracefulShutdownSignals: signals ? [.sigterm, .sigint] : []) } catch {
+            await closeStore()
+            throw error
+        }
+        await closeStore()
+    }
+}
+
+extension DiceHostServer {
+    /// Opens the room store and reopens its unfinished rooms, before the server listens.
+    private func openStore() async throws -> (any RoomStore)? {
+        guard let path = configuration.store else { return nil }
+        let store = try await SQLiteRoomStore.open(path: path)
+        let commits = GroupCommit(store: store)
+        let stored: [StoredRoom]
+        do { stored = try await store.unfinishedRooms() } catch {
+            await store.close()
+            throw StoreError("the room store \(path) cannot be read: \(error)")
+        }
+        let outcome = await RoomRestorer.restore(stored, into: lobby, catalog: catalog, limits: configuration.limits, commits: commits)
+        await lobby.attach(commits)
+        var report = ""
+        if !outcome.resumed.isEmpty { report += "dicehost serve: \(outcome.resumed.count) room\(outcome.resumed.count == 1 ? "" : "s") reopened from \(path)\n" }
+        for note in outcome.notes { report += "dicehost serve: \(note)\n" }
+        for (room, reason) in outcome.closed { report += "dicehost serve: room \(room) is closed: \(reason)\n" }
+        if !report.isEmpty { FileHandle.standardError.write(Data(report.utf8)) }
+        return store
     }
 }
 

@@ -7,12 +7,34 @@ actor Lobby {
     let catalog: RuleCatalog
     let limits: ServerLimits
     let logDirectory: String?
+    /// The room store's writer (nil: rooms live in memory only).
+    private(set) var commits: GroupCommit?
     private var rooms: [String: Room] = [:]
+    /// Rooms the store held that could not be reopened, and why (told to whoever asks for them).
+    private var closedReasons: [String: String] = [:]
 
-    init(catalog: RuleCatalog, limits: ServerLimits, logDirectory: String?) {
+    init(catalog: RuleCatalog, limits: ServerLimits, logDirectory: String?, commits: GroupCommit? = nil) {
         self.catalog = catalog
         self.limits = limits
         self.logDirectory = logDirectory
+        self.commits = commits
+    }
+
+    /// What a client asking for a room that is not here is told.
+    func missingRoomText(_ id: String) -> String {
+        closedReasons[id].map { "room \(id) was closed: \($0)" } ?? "there is no room \(id)"
+    }
+
+    /// Rooms from now on are stored (the server opened its store before it listens).
+    func attach(_ commits: GroupCommit) { self.commits = commits }
+
+    /// A room reopened from the store (RoomRestorer).
+    func adopt(_ room: Room) { rooms[room.id] = room }
+
+    /// A stored room that could not be reopened: closed in the store, its reason kept.
+    func closeStored(_ id: String, reason: String) async {
+        closedReasons[id] = reason
+        if let commits { try? await commits.wait(for: commits.enqueue([.finish(room: id, reason: reason)])) }
     }
 
     func room(_ id: String) -> Room? { rooms[id] }
@@ -39,7 +61,7 @@ actor Lobby {
             throw ProtocolError("server-full", "this server holds \(limits.rooms) rooms, the most it takes")
         }
         let id = request.room ?? newID()
-        guard rooms[id] == nil else { throw ProtocolError("room-exists", "there is already a room \(id)") }
+        guard rooms[id] == nil, closedReasons[id] == nil else { throw ProtocolError("room-exists", "there is already a room \(id)") }
         var log: RoomLog?
         if let logDirectory {
             do { log = try RoomLog(directory: logDirectory, room: id) } catch {
@@ -47,8 +69,23 @@ actor Lobby {
                 throw ProtocolError("server-error", "the server cannot write the room's log (its operator is told why)")
             }
         }
-        let room = Room(id: id, entry: entry, params: request.params, seed: request.seed ?? UInt64.random(in: 0...ServerProtocol.maxSequence.magnitude),
-                        seats: seats, deviceRolls: request.deviceRolls, limits: limits, log: log)
+        let seed = request.seed ?? UInt64.random(in: 0...ServerProtocol.maxSequence.magnitude)
+        var journal: RoomJournal?
+        if let commits {
+            // Stored before it is announced; its id is held meanwhile.
+            let stored = StoredRoom(id: id, rulesFile: entry.file, rulesSHA256: GameLog.sha256(ofFile: entry.path, limit: Int.max), params: params.map { [$0.0, $0.1] },
+                                    seed: seed, seatCount: seats, deviceRolls: request.deviceRolls, created: Int64(Date().timeIntervalSince1970))
+            closedReasons[id] = "it is being created"
+            defer { closedReasons[id] = nil }
+            do { try await commits.wait(for: commits.enqueue([.room(stored)])) } catch {
+                FileHandle.standardError.write(Data("dicehost serve: cannot store room \(id): \(error)\n".utf8))
+                throw ProtocolError("server-error", "the server cannot store the room (its operator is told why)")
+            }
+            journal = RoomJournal(room: id, commits: commits)
+        }
+        guard rooms[id] == nil else { throw ProtocolError("room-exists", "there is already a room \(id)") }
+        let room = Room(id: id, entry: entry, params: request.params, seed: seed,
+                        seats: seats, deviceRolls: request.deviceRolls, limits: limits, log: log, journal: journal)
         rooms[id] = room
         return room
     }
@@ -68,6 +105,7 @@ actor Lobby {
         for (id, room) in rooms where await room.idleLongerThan(seconds: limits.idleRoomSeconds) {
             await room.close()
             rooms[id] = nil
+            commits?.enqueue([.finish(room: id, reason: "nobody was in it for \(limits.idleRoomSeconds) s")])
         }
     }
 
@@ -75,7 +113,7 @@ actor Lobby {
         let letters = Array("abcdefghjkmnpqrstuvwxyz23456789")
         while true {
             let id = String((0..<6).map { _ in letters.randomElement() ?? "a" })
-            if rooms[id] == nil { return id }
+            if rooms[id] == nil, closedReasons[id] == nil { return id }
         }
     }
 }

@@ -20,7 +20,8 @@ actor Room {
 
     struct Seat {
         var name: String
-        var token: String
+        /// SHA-256 of the seat's token: the token itself is only ever in the `joined` message.
+        var tokenHash: String
         /// The highest sequence number of this seat's inputs handled so far.
         var lastSeq: Int64 = 0
         var connections = 0
@@ -41,6 +42,8 @@ actor Room {
     private var retryAfter: ContinuousClock.Instant?
     private var watcher: RulesWatcher?
     let log: RoomLog?
+    /// The room store's side of this room (nil: rooms in memory only).
+    let journal: RoomJournal?
     /// Stopped rooms (removed from the lobby) take no more inputs.
     private var closed = false
     nonisolated let executor: RoomExecutor
@@ -55,7 +58,7 @@ actor Room {
     }
 
     init(id: String, entry: RuleCatalog.Entry, params: [(String, String)], seed: UInt64, seats: Int,
-         deviceRolls: Bool, limits: ServerLimits, log: RoomLog?) {
+         deviceRolls: Bool, limits: ServerLimits, log: RoomLog?, journal: RoomJournal? = nil) {
         self.id = id
         self.entry = entry
         self.params = params
@@ -64,12 +67,13 @@ actor Room {
         self.deviceRolls = deviceRolls
         self.limits = limits
         self.log = log
+        self.journal = journal
         executor = RoomExecutor(limits: limits)
     }
 
     // MARK: Seats and spectators
 
-    func join(name: String, client: ClientChannel) -> Bool {
+    func join(name: String, client: ClientChannel) async -> Bool {
         guard !closed else { return refuse(client, "no-room", "room \(id) is closed") }
         if let seated = seats.first(where: { PlayerName.looksAlike($0.name, name) }) {
             let taken = seated.name.lowercased() == name.lowercased() ? "the name \(name) is taken" : "the name \(name) looks like \(seated.name), who is seated"
@@ -77,17 +81,21 @@ actor Room {
         }
         guard game == nil else { return refuse(client, "started", "the game in room \(id) has started; watch it, or come back with your token") }
         guard seats.count < seatCount else { return refuse(client, "room-full", "room \(id) is full (\(seatCount) seats)") }
-        seats.append(Seat(name: name, token: Self.makeToken()))
-        let seat = seats.count - 1
-        client.send(message("joined", ["seat": "\(seat + 1)", "name": name.jsonQuoted, "token": seats[seat].token.jsonQuoted]))
+        let token = Self.makeToken()
+        seats.append(Seat(name: name, tokenHash: Self.tokenHash(token)))
+        // The seat is stored before its token is handed out, so the token outlives a restart.
+        guard await storeSeats() else { return refuse(client, "store-failed", "room \(id) is closed: the server could not store your seat") }
+        guard let seat = seats.firstIndex(where: { $0.name == name }) else { return false }
+        client.send(message("joined", ["seat": "\(seat + 1)", "name": name.jsonQuoted, "token": token.jsonQuoted]))
         attach(client, seat: seat)
-        if seats.count == seatCount { startGame() }
+        if seats.count == seatCount, game == nil { startGame() }
         return true
     }
 
     func rejoin(token: String, client: ClientChannel) -> Bool {
         guard !closed else { return refuse(client, "no-room", "room \(id) is closed") }
-        guard let seat = seats.firstIndex(where: { Self.constantTimeEqual($0.token, token) }) else {
+        let hash = Self.tokenHash(token)
+        guard let seat = seats.firstIndex(where: { Self.constantTimeEqual($0.tokenHash, hash) }) else {
             return refuse(client, "bad-token", "that token holds no seat in room \(id)")
         }
         // One connection a seat: the newer wins, the older is told and closed. (A seat is
@@ -133,7 +141,11 @@ actor Room {
         if subscribers.isEmpty { idleSince = ContinuousClock.now }
         if let seat = subscriber.seat {
             seats[seat].connections -= 1
-            if leaving, game == nil, seats[seat].connections == 0 { seats.remove(at: seat); renumberSubscribers(after: seat) }
+            if leaving, game == nil, seats[seat].connections == 0 {
+                seats.remove(at: seat)
+                renumberSubscribers(after: seat)
+                journal?.commit(also: [.seats(room: id, storedSeats)])
+            }
         }
         broadcastState()
     }
@@ -186,6 +198,8 @@ actor Room {
         }
         guard let seat = subscribers[clientID]?.seat else { return }
         guard seq > seats[seat].lastSeq else {
+            // The first of the two may not be stored yet: the ack waits for it.
+            if let journal { guard await stored(journal.lastTicket) else { return } }
             client.send(message("ack", ["seq": "\(seq)", "duplicate": "true"]))
             return
         }
@@ -203,6 +217,10 @@ actor Room {
             // The clock may have moved (and timers fired) before the input was refused.
             if let game, game.forgottenEvents + game.events.count > sentEvents { broadcastPending(cause: "{\"input\":\"clock\"}") }
             return
+        }
+        // Stored (the input with its seat's sequence number, in one transaction) before it is acknowledged.
+        if let journal {
+            guard await stored(journal.commit(also: [.lastSeq(room: id, seat: seat, seq: seq)])) else { return }
         }
         client.send(message("ack", ["seq": "\(seq)"]))
         broadcastPending(cause: "{\"player\":\(name.jsonQuoted),\"input\":\(input.label.jsonQuoted),\"seq\":\(seq)}")
@@ -223,7 +241,7 @@ actor Room {
             let before = game.events.count
             try game.restart()
             origin = ContinuousClock.now
-            log?.input("restart", time: game.now, events: game.events[before...])
+            record("restart", time: game.now, events: game.events[before...])
         case .roll(let values, let flag):
             let game = try startedGame()
             try catchUpClock()
@@ -239,7 +257,7 @@ actor Room {
             // The REPL's command line, so the room log replays: `roll tilt`, `roll short`.
             let flagWord = flag == .tilt ? " tilt" : flag == .tooShort ? " short" : ""
             let line = "as \(name) roll" + flagWord + (values.map { " " + $0.map(String.init).joined(separator: " ") } ?? "")
-            log?.input(line, time: game.now, events: game.events[before...])
+            record(line, time: game.now, events: game.events[before...])
         case .action(let action, let arguments):
             let game = try startedGame()
             try catchUpClock()
@@ -254,7 +272,7 @@ actor Room {
             }
             let before = game.events.count
             try game.act(action, by: name, arguments: arguments.map(\.commandValue))
-            log?.input("as \(name) \(action)" + arguments.map { " " + $0.commandText }.joined(), time: game.now, events: game.events[before...])
+            record("as \(name) \(action)" + arguments.map { " " + $0.commandText }.joined(), time: game.now, events: game.events[before...])
         }
     }
 
@@ -283,6 +301,7 @@ actor Room {
             origin = ContinuousClock.now
             if limits.watchRules { watcher = RulesWatcher(game: game) }
             log?.start(game)
+            journal?.start(game)
             broadcastPending(cause: "{\"input\":\"start\"}")
         } catch {
             broadcast(message("error", ["code": "\"rule-error\"", "message": publicText("the game could not start: \(error)").jsonQuoted]))
@@ -307,7 +326,7 @@ actor Room {
         let step = min(target - game.now, GameSession.maxTickMilliseconds)
         let before = game.events.count
         try game.advance(by: step)
-        log?.input("tick \(step)ms", time: game.now, events: game.events[before...])
+        record("tick \(step)ms", time: game.now, events: game.events[before...])
     }
 
     /// Sleeps until the next timer is due, then moves the clock and broadcasts.
@@ -395,7 +414,7 @@ actor Room {
             let before = game.events.count
             try game.reload()
             watcher.watch(game)
-            log?.input("reload", time: game.now, events: game.events[before...])
+            record("reload", time: game.now, events: game.events[before...])
             broadcast(message("reloaded", ["files": files.jsonQuoted, "rules": game.rules.name.jsonQuoted]))
             broadcastPending(cause: "{\"input\":\"reload\"}")
         } catch {
@@ -415,6 +434,17 @@ actor Room {
     /// Sends the events not yet sent, with the state after them, then waits for the next timer.
     private func broadcastPending(cause: String?) {
         guard let game else { return broadcastState() }
+        // Nothing is sent before it is stored: with writes on their way, the broadcast waits for them.
+        if let journal, game.forgottenEvents + game.events.count > sentEvents {
+            let ticket = journal.commit()
+            if !journal.commits.isSettled(ticket) {
+                Task { [weak self] in
+                    guard await self?.stored(ticket) == true else { return }
+                    await self?.broadcastPending(cause: cause)
+                }
+                return
+            }
+        }
         let events = game.events, forgotten = game.forgottenEvents
         let first = sentEvents
         sentEvents = forgotten + events.count
@@ -465,7 +495,9 @@ actor Room {
     /// back): of the current game only (from its `start`; numbered on from the games
     /// before a `restart`).
     private func fullState(for viewer: String?) -> String {
-        let events = game?.events ?? [], forgotten = game?.forgottenEvents ?? 0
+        let forgotten = game?.forgottenEvents ?? 0
+        // Only what was sent (stored): events still being written come with their broadcast.
+        let events = Array((game?.events ?? []).prefix(max(0, sentEvents - forgotten)))
         let first = max(SeatView.currentGameStart(events), events.count - limits.historyEvents)
         let list = SeatView.eventsJSON(events[first...], for: viewer)
         return "{\"type\":\"state\",\"room\":\(id.jsonQuoted),\"first\":\(forgotten + first),\"events\":[\(list)],\"state\":\(stateJSON(for: viewer))}"
@@ -569,6 +601,53 @@ actor Room {
         "{\"room\":\(id.jsonQuoted),\"rules\":\(entry.file.jsonQuoted),\"name\":\(entry.rules.name.jsonQuoted),\"seats\":\(seatCount),"
             + "\"players\":[\(seats.map(\.name.jsonQuoted).joined(separator: ","))],\"phase\":\"\(game == nil ? "waiting" : (game?.isOver == true ? "over" : "playing"))\","
             + "\"spectators\":\(subscribers.values.filter { $0.seat == nil }.count),\"connected\":\(seats.filter { $0.connections > 0 }.count)}"
+    }
+
+    // MARK: The room store
+
+    /// Logs an input (JSON Lines export) and stages it for the store.
+    private func record<S: Sequence>(_ line: String, time: Int, events: S) where S.Element == GameEvent {
+        log?.input(line, time: time, events: events)
+        journal?.input(line, time: time, events: events)
+    }
+
+    /// Waits until the store holds everything up to `ticket`. When it cannot write, the
+    /// room is closed and its players told why: nothing it could not store is shown.
+    private func stored(_ ticket: UInt64) async -> Bool {
+        guard let journal else { return true }
+        do {
+            try await journal.commits.wait(for: ticket)
+            return true
+        } catch {
+            guard !closed else { return false }
+            close()
+            FileHandle.standardError.write(Data("dicehost serve: room \(id) is closed: \(error)\n".utf8))
+            broadcast(message("error", ["code": "\"store-failed\"", "message": "room \(id) is closed: the server could not store its last input (its operator is told why)".jsonQuoted]))
+            return false
+        }
+    }
+
+    private func storeSeats() async -> Bool {
+        guard let journal else { return true }
+        return await stored(journal.commit(also: [.seats(room: id, storedSeats)]))
+    }
+
+    /// A room reopened from the store: its seats (tokens hashed, last sequence numbers)
+    /// and the game replayed from its inputs (here, on the room's own threads). Game time
+    /// goes on from where it stopped. The replay's report, nil before the game started.
+    func resume(seats stored: [StoredSeat], logged: GameLog.LoggedGame?) -> GameReplay.GameReport? {
+        seats = stored.map { Seat(name: $0.name, tokenHash: $0.tokenSHA256, lastSeq: $0.lastSeq) }
+        guard let logged else { return nil }
+        let resumed = GameReplay.resume(logged)
+        guard let game = resumed.game else { return resumed.report }
+        game.keepsUndoHistory = false
+        self.game = game
+        session = GameSession(game: game)
+        sentEvents = game.forgottenEvents + game.events.count
+        origin = ContinuousClock.now - .milliseconds(game.now)
+        if limits.watchRules { watcher = RulesWatcher(game: game) }
+        scheduleTimer()
+        return resumed.report
     }
 
     static func makeToken() -> String {

@@ -11,6 +11,7 @@ struct WebAssets: Sendable {
         ("table.js", "text/javascript; charset=utf-8"),
         ("moves.js", "text/javascript; charset=utf-8"),
         ("favicon.svg", "image/svg+xml"),
+        ("reconnect.js", "text/javascript; charset=utf-8"),
     ]
     let contents: [String: (type: String, bytes: [UInt8])]
 

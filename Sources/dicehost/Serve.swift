@@ -29,6 +29,20 @@ extension DiceHostCommand {
         @Option(name: .customLong("logs"), help: "A folder to write each room's log to (JSON Lines).")
         var logDirectory: String?
 
+        @Option(name: .customLong("store"), help: ArgumentHelp(
+            "The SQLite file that keeps the rooms across restarts, or none (default: rooms.sqlite in the --logs folder, else dicehost-rooms.sqlite here).",
+            discussion: "Every input is stored before it is acknowledged; on start the server reopens the unfinished rooms it finds there. One process a file."))
+        var store: String?
+
+        /// The store file (nil: `--store none`, rooms in memory only).
+        var storePath: String? {
+            switch store {
+            case "none"?: return nil
+            case let path?: return path
+            case nil: return logDirectory.map { ($0 as NSString).appendingPathComponent("rooms.sqlite") } ?? "dicehost-rooms.sqlite"
+            }
+        }
+
         @Option(name: .customLong("allow-origin"), help: ArgumentHelp(
             "A web origin (https://table.example) whose pages may open this server's WebSocket; repeatable; * allows any.",
             discussion: "A browser's WebSocket from a page of another origin than this server is refused (403) unless allowed here."))
@@ -41,6 +55,7 @@ extension DiceHostCommand {
                     throw ValidationError("--allow-origin takes an origin such as https://table.example (scheme, host and port only) or *, got \(origin)")
                 }
             }
+            if let store, store.isEmpty { throw ValidationError("--store takes a file name, or none") }
             guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, got \(port)") }
         }
 
@@ -59,6 +74,7 @@ extension DiceHostCommand {
                 var configuration = DiceHostServer.Configuration(rulesDirectory: rulesDirectory, host: host, port: port,
                                                                  logDirectory: logDirectory, limits: limits)
                 configuration.allowedOrigins = allowOrigin
+                configuration.store = storePath
                 server = try DiceHostServer(configuration: configuration)
             } catch {
                 printError("dicehost: \(error)")

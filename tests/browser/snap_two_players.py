@@ -28,7 +28,8 @@ BOB = "<b>Bob</b>"  # markup in a name must show as text
 
 
 def start_server(rules=None):
-    server = subprocess.Popen([DICEHOST, "serve", rules or os.path.join(ROOT, "rules"), "--port", "0"],
+    # Rooms in memory: a browser test starts from no rooms and leaves no store behind.
+    server = subprocess.Popen([DICEHOST, "serve", rules or os.path.join(ROOT, "rules"), "--port", "0", "--store", "none"],
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     line = server.stdout.readline()
     match = re.search(r"http://[0-9.]+:(\d+)/", line)

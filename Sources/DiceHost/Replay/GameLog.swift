@@ -109,6 +109,13 @@ public enum GameLog {
         /// The folder of the log file it was read from (nil: parsed from text). A replay
         /// reads files (sensor recordings) only from there.
         public var folder: String? = nil
+
+        public init(header: Header, headerLine: Int, entries: [(line: Int, entry: Entry)], folder: String? = nil) {
+            self.header = header
+            self.headerLine = headerLine
+            self.entries = entries
+            self.folder = folder
+        }
     }
 
     /// A log line that is not what the format expects there.

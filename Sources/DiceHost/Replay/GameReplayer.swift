@@ -6,6 +6,8 @@ import Foundation
 struct GameReplayer {
     private(set) var report: GameReplay.GameReport
     private let session: GameSession?
+    /// The game as replayed so far (nil when it could not start).
+    var game: Game? { session?.game }
 
     init(header: GameLog.Header, line headerLine: Int, folder: String?, rules override: String?,
          makeGame: (GameLog.Header, String) throws -> Game) {

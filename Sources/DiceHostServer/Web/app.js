@@ -19,7 +19,6 @@ let lastState = null;
 // Dice puts every cup on the table, and the scoreboard draws it there. (A map with no
 // prototype: a player may be called "__proto__".)
 let shownDice = Object.create(null);
-let reconnectDelay = 500;
 
 // ---- storage: the reconnect token and the last sequence number, per room ----
 const seatKey = (id) => "dicehost.seat." + id;
@@ -40,7 +39,6 @@ function connect() {
   const url = scheme + "//" + location.host + "/ws" + (room ? "?room=" + encodeURIComponent(room) : "");
   ws = new WebSocket(url);
   ws.onopen = () => {
-    reconnectDelay = 500;
     setConnection("connected");
     ws.send(JSON.stringify({ type: "hello", version: PROTOCOL }));
   };
@@ -50,10 +48,8 @@ function connect() {
     handle(message);
   };
   ws.onclose = () => {
-    setConnection("disconnected, reconnecting…");
     ws = null;
-    setTimeout(() => { if (!ws) { queueRejoin(); connect(); } }, reconnectDelay);
-    reconnectDelay = Math.min(reconnectDelay * 2, 5000);
+    Reconnect.schedule(() => { if (!ws) { queueRejoin(); connect(); } }, setConnection);
   };
 }
 
@@ -83,6 +79,7 @@ function notice(text, kind) {
 function handle(m) {
   switch (m.type) {
     case "hello":
+      Reconnect.connected();
       rules = m.rules || [];
       fillRules();
       if (pending.length === 0) queueRejoin();
@@ -129,7 +126,8 @@ function handle(m) {
     case "ack": break;
     case "left": room = null; seat = null; setRoomInURL(null); showLobby(); send({ type: "rooms" }); break;
     case "error":
-      if (m.code === "bad-token") { localStorage.removeItem(seatKey(room)); seat = null; showLobby(); }
+      // A seat the server does not know, or a room a restart could not reopen (the message says why).
+      if (m.code === "bad-token" || (m.code === "no-room" && room)) { localStorage.removeItem(seatKey(room)); seat = null; showLobby(); }
       notice(m.message, "error");
       addLogLine("refused: " + m.message, "error");
       break;

@@ -1,0 +1,93 @@
+import Foundation
+
+/// Group commit: rooms hand their writes in as they happen and get a ticket; one writer
+/// takes everything waiting and stores it in one transaction, so one sync to disk covers
+/// the inputs of every room that wrote meanwhile. A room awaits its ticket before it
+/// acknowledges an input or sends its events. Writes are stored in the order they came,
+/// and a list handed in together is stored whole or not at all.
+final class GroupCommit: @unchecked Sendable {
+    let store: any RoomStore
+    // A lock, not an actor: a room hands its writes in without a suspension point, so
+    // writes keep the order of the room's inputs however its actor is re-entered.
+    private let lock = NSLock()
+    private var pending: [[StoreWrite]] = []
+    private var issued: UInt64 = 0
+    /// Every ticket up to this one has been written, or has failed (`failures`).
+    private var settled: UInt64 = 0
+    private var failures: [(tickets: ClosedRange<UInt64>, error: String)] = []
+    private var waiters: [(ticket: UInt64, continuation: CheckedContinuation<Void, Error>)] = []
+    private var writing = false
+    /// Transactions written and lists in them, for the benchmark and the tests.
+    private(set) var transactions = 0
+    private(set) var lists = 0
+
+    init(store: any RoomStore) { self.store = store }
+
+    /// Queues `writes` (one transaction's worth, never split) and returns their ticket.
+    func enqueue(_ writes: [StoreWrite]) -> UInt64 {
+        let (ticket, start) = lock.withLock { () -> (UInt64, Bool) in
+            issued += 1
+            pending.append(writes)
+            let start = !writing
+            writing = true
+            return (issued, start)
+        }
+        if start { Task.detached { await self.drain() } }
+        return ticket
+    }
+
+    /// Returns once the writes of `ticket` (and every earlier one) are stored; throws when
+    /// the transaction that held them failed.
+    func wait(for ticket: UInt64) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
+            let outcome = lock.withLock { () -> Result<Void, Error>? in
+                guard ticket <= settled else {
+                    waiters.append((ticket, continuation))
+                    return nil
+                }
+                return result(of: ticket)
+            }
+            if let outcome { continuation.resume(with: outcome) }
+        }
+    }
+
+    /// Whether everything up to `ticket` is written (or failed): nothing to wait for.
+    func isSettled(_ ticket: UInt64) -> Bool { lock.withLock { ticket <= settled } }
+
+    /// Writes until nothing is waiting. One runs at a time (`writing`).
+    private func drain() async {
+        while true {
+            let taken = lock.withLock { () -> (batch: [[StoreWrite]], last: UInt64)? in
+                guard !pending.isEmpty else {
+                    writing = false
+                    return nil
+                }
+                defer { pending = [] }
+                return (pending, issued)
+            }
+            guard let (batch, last) = taken else { return }
+            var failure: String?
+            do { try await store.commit(batch) } catch { failure = "\(error)" }
+            let ready = lock.withLock { () -> [(CheckedContinuation<Void, Error>, Result<Void, Error>)] in
+                if let failure { failures.append((settled + 1 ... last, failure)) }
+                settled = last
+                transactions += 1
+                lists += batch.count
+                let (done, waiting) = waiters.reduce(into: ([(ticket: UInt64, continuation: CheckedContinuation<Void, Error>)](), [(ticket: UInt64, continuation: CheckedContinuation<Void, Error>)]())) {
+                    if $1.ticket <= last { $0.0.append($1) } else { $0.1.append($1) }
+                }
+                waiters = waiting
+                return done.map { ($0.continuation, result(of: $0.ticket)) }
+            }
+            for (continuation, outcome) in ready { continuation.resume(with: outcome) }
+        }
+    }
+
+    /// Called with the lock held.
+    private func result(of ticket: UInt64) -> Result<Void, Error> {
+        if let failed = failures.last(where: { $0.tickets.contains(ticket) }) {
+            return .failure(StoreError("the room store \(store.location) could not write: \(failed.error)"))
+        }
+        return .success(())
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import SQLiteNIO
+
+/// The room store in one SQLite file (`serve --store FILE`): WAL, `synchronous=FULL` so
+/// a commit is on disk when it returns (a lost machine loses nothing acknowledged), and
+/// an exclusive lock for as long as the server runs, so a second `serve` on the same
+/// file is refused instead of writing beside the first (several processes share
+/// PostgreSQL instead). Each group commit is one transaction.
+final class SQLiteRoomStore: RoomStore {
+    let location: String
+    private let connection: SQLiteConnection
+
+    private init(location: String, connection: SQLiteConnection) {
+        self.location = location
+        self.connection = connection
+    }
+
+    /// Opens (or creates) the store at `path`: a clear error when the file is not a
+    /// DiceHost store, is locked by another process, or cannot be written.
+    static func open(path: String) async throws -> SQLiteRoomStore {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            guard !isDirectory.boolValue else { throw StoreError("the room store \(path) is a folder; --store names a file") }
+            let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+            guard attributes?[.type] as? FileAttributeType == .typeRegular else {
+                throw StoreError("the room store \(path) is not a regular file")
+            }
+        }
+        let connection: SQLiteConnection
+        do { connection = try await SQLiteConnection.open(storage: .file(path: path)) } catch {
+            throw StoreError("the room store \(path) cannot be opened: \(Self.explain(error))")
+        }
+        let store = SQLiteRoomStore(location: path, connection: connection)
+        do {
+            try await store.prepare()
+        } catch {
+            try? await connection.close()
+            if let error = error as? StoreError { throw error }
+            throw StoreError("the room store \(path) cannot be used: \(Self.explain(error))")
+        }
+        return store
+    }
+
+    /// Pragmas, the lock, and the schema (created in an empty file, checked in one that is not).
+    private func prepare() async throws {
+        _ = try await connection.query("PRAGMA busy_timeout = 0")
+        let tables = try await connection.query("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { $0.column("name")?.string }
+        if !tables.isEmpty, !tables.contains(StoreSchema.markerTable) {
+            throw StoreError("\(location) is an SQLite database but not a DiceHost room store (it has no \(StoreSchema.markerTable) table); name another file")
+        }
+        // Exclusive before WAL: the WAL index then lives in this process's memory and the
+        // lock taken by the first write below is kept until the store is closed.
+        _ = try await connection.query("PRAGMA locking_mode = EXCLUSIVE")
+        _ = try await connection.query("PRAGMA journal_mode = WAL")
+        _ = try await connection.query("PRAGMA synchronous = FULL")
+        _ = try await connection.query("BEGIN IMMEDIATE")
+        do {
+            for statement in StoreSchema.create { _ = try await connection.query(statement) }
+            let format = try await connection.query("SELECT value FROM \(StoreSchema.markerTable) WHERE key = 'format'").first?.column("value")?.string
+            if let format, format != StoreSchema.format {
+                throw StoreError("\(location) is a DiceHost room store of format \(format); this dicehost reads format \(StoreSchema.format)")
+            }
+            _ = try await connection.query("INSERT OR IGNORE INTO \(StoreSchema.markerTable) (key, value) VALUES ('format', ?)", [.text(StoreSchema.format)])
+            _ = try await connection.query("COMMIT")
+        } catch {
+            _ = try? await connection.query("ROLLBACK")
+            throw error
+        }
+    }
+
+    func commit(_ batch: [[StoreWrite]]) async throws {
+        _ = try await connection.query("BEGIN IMMEDIATE")
+        do {
+            for writes in batch {
+                for write in writes { try await apply(write) }
+            }
+            _ = try await connection.query("COMMIT")
+        } catch {
+            _ = try? await connection.query("ROLLBACK")
+            throw StoreError(Self.explain(error))
+        }
+    }
+
+    private func apply(_ write: StoreWrite) async throws {
+        switch write {
+        case .room(let room):
+            // An id may be taken again once its room finished: the old room's rows go first.
+            for table in ["inputs", "seats"] { _ = try await connection.query("DELETE FROM \(table) WHERE room = ?", [.text(room.id)]) }
+            _ = try await connection.query("DELETE FROM rooms WHERE id = ?", [.text(room.id)])
+            _ = try await connection.query(
+                "INSERT INTO rooms (id, rules, rules_sha256, params, seed, seats, device_rolls, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [.text(room.id), .text(room.rulesFile), .text(room.rulesSHA256), .text(StoreSchema.paramsText(room.params)),
+                 .text(String(room.seed)), .integer(room.seatCount), .integer(room.deviceRolls ? 1 : 0), .integer(Int(room.created))])
+        case .seats(let room, let seats):
+            _ = try await connection.query("DELETE FROM seats WHERE room = ?", [.text(room)])
+            for (index, seat) in seats.enumerated() {
+                _ = try await connection.query("INSERT INTO seats (room, seat, name, token_sha256, last_seq) VALUES (?, ?, ?, ?, ?)",
+                                               [.text(room), .integer(index + 1), .text(seat.name), .text(seat.tokenSHA256), .integer(Int(seat.lastSeq))])
+            }
+        case .start(let room, let header):
+            _ = try await connection.query("UPDATE rooms SET header = ? WHERE id = ?", [.text(header), .text(room)])
+        case .input(let room, let input):
+            _ = try await connection.query("INSERT INTO inputs (room, n, input, t, events) VALUES (?, ?, ?, ?, ?)",
+                                           [.text(room), .integer(Int(input.n)), .text(input.line), .integer(Int(input.time)), .text(input.events)])
+        case .lastSeq(let room, let seat, let seq):
+            _ = try await connection.query("UPDATE seats SET last_seq = ? WHERE room = ? AND seat = ?", [.integer(Int(seq)), .text(room), .integer(seat + 1)])
+        case .finish(let room, let reason):
+            _ = try await connection.query("UPDATE rooms SET finished = ?, closed_reason = ? WHERE id = ?",
+                                           [.integer(Int(Date().timeIntervalSince1970)), .text(reason), .text(room)])
+        }
+    }
+
+    func unfinishedRooms() async throws -> [StoredRoom] {
+        let rows = try await connection.query(
+            "SELECT id, rules, rules_sha256, params, seed, seats, device_rolls, created, header FROM rooms WHERE finished IS NULL ORDER BY created, id")
+        var rooms: [StoredRoom] = []
+        for row in rows {
+            guard let id = row.column("id")?.string else { continue }
+            func field<T>(_ name: String, _ value: T?) throws -> T {
+                guard let value else { throw StoreError("\(location): room \(id) has a bad \(name)") }
+                return value
+            }
+            var room = StoredRoom(
+                id: id, rulesFile: try field("rules", row.column("rules")?.string),
+                rulesSHA256: try field("rules_sha256", row.column("rules_sha256")?.string),
+                params: try field("params", StoreSchema.params(from: row.column("params")?.string)),
+                seed: try field("seed", row.column("seed")?.string.flatMap { UInt64($0) }),
+                seatCount: try field("seats", row.column("seats")?.integer),
+                deviceRolls: try field("device_rolls", row.column("device_rolls")?.integer) != 0,
+                created: Int64(try field("created", row.column("created")?.integer)),
+                header: row.column("header")?.string)
+            for seat in try await connection.query("SELECT name, token_sha256, last_seq FROM seats WHERE room = ? ORDER BY seat", [.text(id)]) {
+                room.seats.append(StoredSeat(name: try field("seat name", seat.column("name")?.string),
+                                             tokenSHA256: try field("token", seat.column("token_sha256")?.string),
+                                             lastSeq: Int64(try field("last_seq", seat.column("last_seq")?.integer))))
+            }
+            for input in try await connection.query("SELECT n, input, t, events FROM inputs WHERE room = ? ORDER BY n", [.text(id)]) {
+                room.inputs.append(StoredInput(n: Int64(try field("input n", input.column("n")?.integer)),
+                                               line: try field("input", input.column("input")?.string),
+                                               time: Int64(try field("input t", input.column("t")?.integer)),
+                                               events: try field("events", input.column("events")?.string)))
+            }
+            rooms.append(room)
+        }
+        return rooms
+    }
+
+    func closedReason(room: String) async throws -> String? {
+        try await connection.query("SELECT closed_reason FROM rooms WHERE id = ? AND finished IS NOT NULL", [.text(room)]).first?.column("closed_reason")?.string
+    }
+
+    func close() async { try? await connection.close() }
+
+    /// SQLite's reason in words a server's operator can act on.
+    static func explain(_ error: Error) -> String {
+        guard let error = error as? SQLiteError else { return "\(error)" }
+        switch error.reason {
+        case .busy, .locked: return "it is locked by another process (another dicehost serve uses it: one process a store file; several processes share PostgreSQL)"
+        case .readOnly, .permission: return "it cannot be written (\(error.message)); check the file's and its folder's permissions"
+        case .notADatabase: return "it is not an SQLite database (\(error.message)); name another file"
+        case .full: return "the disk is full (\(error.message))"
+        case .cantOpen: return "it cannot be opened (\(error.message)); check that its folder exists and can be written"
+        default: return error.description
+        }
+    }
+}

@@ -1,0 +1,16 @@
+/// One change to the store. A room hands the store a list of them that belong together
+/// (an input and its seat's new sequence number): the list is written in one transaction
+/// with the lists of other rooms (group commit), never in part.
+enum StoreWrite: Sendable, Equatable {
+    /// A new room (its seats and inputs are written by the writes that follow).
+    case room(StoredRoom)
+    /// The seats of a room as they are now (before the game starts players come and go).
+    case seats(room: String, [StoredSeat])
+    /// The game started: its log header.
+    case start(room: String, header: String)
+    case input(room: String, StoredInput)
+    /// A seat's last applied sequence number.
+    case lastSeq(room: String, seat: Int, seq: Int64)
+    /// The room is closed: it is not reopened on restart.
+    case finish(room: String, reason: String)
+}
