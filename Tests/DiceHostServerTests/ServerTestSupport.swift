@@ -72,28 +72,39 @@ final class TestClient: @unchecked Sendable {
     /// Set when the server closed the connection (and every message before was read).
     var closed: Bool { mailbox.isEmptyAndEnded }
 
+    /// A client connected to the server at `port`. A refused connection is tried again
+    /// until 10 s have passed (a server just started on a loaded machine); its error is
+    /// kept for the failure's message, not printed (a passing run stays quiet, and a
+    /// client whose server is killed on purpose is reset).
     static func connect(port: Int, path: String = "/ws") async throws -> TestClient {
-        let (toServer, outgoing) = AsyncStream.makeStream(of: String.self)
-        let mailbox = Mailbox()
-        let task = Task {
-            defer { mailbox.end() }
-            do { try await WebSocketClient.connect(url: "ws://127.0.0.1:\(port)\(path)", logger: Logger(label: "test-client")) { inbound, outbound, _ in
-                mailbox.open()
-                let writer = Task { for await text in toServer { try await outbound.write(.text(text)) } }
-                defer { writer.cancel() }
-                for try await message in inbound.messages(maxSize: 1 << 24) {
-                    if case .text(let text) = message { mailbox.put(text) }
-                }
-            } } catch is CancellationError {
-                throw CancellationError()  // a test closing its client: expected, and a passing run stays quiet
-            } catch { print("test client: \(error)"); throw error }
-        }
         let deadline = ContinuousClock.now + .seconds(10)
-        while !mailbox.isOpen {
-            guard !mailbox.hasEnded, ContinuousClock.now < deadline else { throw TestFailure("could not connect to port \(port)") }
-            try await Task.sleep(for: .milliseconds(5))
+        while true {
+            let (toServer, outgoing) = AsyncStream.makeStream(of: String.self)
+            let mailbox = Mailbox()
+            let task = Task {
+                defer { mailbox.end() }
+                do { try await WebSocketClient.connect(url: "ws://127.0.0.1:\(port)\(path)", logger: Logger(label: "test-client")) { inbound, outbound, _ in
+                    mailbox.open()
+                    let writer = Task { for await text in toServer { try await outbound.write(.text(text)) } }
+                    defer { writer.cancel() }
+                    for try await message in inbound.messages(maxSize: 1 << 24) {
+                        if case .text(let text) = message { mailbox.put(text) }
+                    }
+                } } catch {
+                    mailbox.fail(error)
+                    throw error
+                }
+            }
+            while !mailbox.isOpen && !mailbox.hasEnded && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            if mailbox.isOpen { return TestClient(outgoing: outgoing, mailbox: mailbox, task: task) }
+            task.cancel()
+            guard ContinuousClock.now < deadline else {
+                throw TestFailure("could not connect to port \(port)" + (mailbox.failure.map { ": \($0)" } ?? ""))
+            }
+            try await Task.sleep(for: .milliseconds(50))
         }
-        return TestClient(outgoing: outgoing, mailbox: mailbox, task: task)
     }
 
     func send(_ text: String) { outgoing.yield(text) }
@@ -162,6 +173,10 @@ final class Mailbox: @unchecked Sendable {
     private let lock = NSLock()
     private var messages: [String] = []
     private var opened = false, ended = false
+    private var error: String?
+    /// Why the connection failed or ended with an error (nil: it did not).
+    var failure: String? { lock.lock(); defer { lock.unlock() }; return error }
+    func fail(_ failure: Error) { lock.lock(); error = "\(failure)"; lock.unlock() }
 
     func put(_ text: String) { lock.lock(); messages.append(text); lock.unlock() }
     func take() -> String? { lock.lock(); defer { lock.unlock() }; return messages.isEmpty ? nil : messages.removeFirst() }
