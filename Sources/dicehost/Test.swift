@@ -1,6 +1,7 @@
 import ArgumentParser
 import DiceHost
 import Foundation
+import Lua
 import SystemPackage
 
 extension DiceHostCommand {
@@ -13,6 +14,8 @@ extension DiceHostCommand {
                 lines with a few lines of context (- expected, + actual; a long diff is cut, never an
                 error line), and the --update command that accepts the new output. The last line reads "N passed, M failed"; the exit status
                 is 1 when any test fails. A test whose rules do not load fails, also with --update.
+
+                --coverage prints, before that line, how many lines of each rule script the tests ran and the lines that never ran ("coverage rules/pig.lua: 40 of 42 lines run (95%); never run: 17, 23-24"); --lcov FILE also writes them as an lcov tracefile for an editor's coverage view. Only the rule scripts and the modules they require count, lines only (not branches).
                 """
         )
 
@@ -27,6 +30,12 @@ extension DiceHostCommand {
 
         @Flag(help: "Run the tests again whenever a test or a rule script it uses is saved (Ctrl-C leaves).")
         var watch = false
+
+        @Flag(help: "Report the lines of each rule script the tests ran, and those they never ran.")
+        var coverage = false
+
+        @Option(help: "Write the coverage as an lcov tracefile to this file (implies --coverage), e.g. --lcov lcov.info.")
+        var lcov: String?
 
         func run() throws {
             var files = try collect(paths.isEmpty ? Self.defaultFolders() : paths)
@@ -54,10 +63,19 @@ extension DiceHostCommand {
 
         /// Runs the tests, prints the summary line; returns how many failed.
         func runAll(_ files: [String], colour: Bool) -> Int {
+            guard coverage || lcov != nil else { return runAll(files, colour: colour, coverage: nil) }
+            let lines = LuaCoverage()
+            return LuaCoverage.$current.withValue(lines) { runAll(files, colour: colour, coverage: lines) }
+        }
+
+        func runAll(_ files: [String], colour: Bool, coverage: LuaCoverage?) -> Int {
             var passed = 0, failed = 0
+            var rulesFiles: [String] = []
             for file in files {
                 do {
                     let transcript = try Transcript(path: file)
+                    coverage?.include(file: transcript.rulesPathFromWorkingDirectory)
+                    rulesFiles.append(transcript.rulesPathFromWorkingDirectory)
                     let actual = transcript.play()
                     if let problem = actual.setupError {
                         // A setup failure is never an expectation, so --update leaves the file alone.
@@ -93,6 +111,18 @@ extension DiceHostCommand {
                 } catch {
                     failed += 1
                     print(Self.paint("FAIL \(error)", "1;31", colour))
+                }
+            }
+            if let coverage {
+                let report = coverage.report()
+                CoverageReport.lines(report).forEach { print($0) }
+                if let lcov {
+                    do {
+                        try CoverageReport.writeLcov(report, to: lcov, protecting: rulesFiles + files)
+                        print("lcov tracefile: \(lcov)")
+                    } catch {
+                        failed += 1
+                    }
                 }
             }
             print("\(passed) passed, \(failed) failed")
