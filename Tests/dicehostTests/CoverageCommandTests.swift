@@ -68,4 +68,16 @@ import Testing
         var isFolder: ObjCBool = false
         #expect(FileManager.default.fileExists(atPath: target, isDirectory: &isFolder) && isFolder.boolValue)
     }
+
+    @Test func fuzzCoverageReportsWhatRandomPlayReached() throws {
+        let (_, rules, _) = try corpus()
+        let result = try runDicehost(["fuzz", rules, "--inputs", "30", "--coverage", "--quiet"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let full = URL(fileURLWithPath: rules).standardizedFileURL.path
+        // Random play rolls a six sooner or later: every line runs.
+        #expect(result.stdout.contains("coverage \(full): 7 of 7 lines run (100%)\n"), "\(result.stdout)")
+        let json = try runDicehost(["fuzz", rules, "--inputs", "30", "--coverage", "--json"])
+        #expect(json.stdout.contains("\"coverage\""), "\(json.stdout)")
+        #expect(json.stdout.contains("\"never_run\""), "\(json.stdout)")
+    }
 }
