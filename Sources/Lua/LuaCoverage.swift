@@ -41,7 +41,8 @@ public final class LuaCoverage: @unchecked Sendable {
     /// Makes `path` part of the report even if no line of it ever ran (a rule script
     /// whose tests all failed to start).
     public func include(file path: String) {
-        lock.withLock { _ = counts[Self.absolute(path), default: [:]] }
+        let key = Self.absolute(path)
+        lock.withLock { if counts[key] == nil { counts[key] = [:] } }
     }
 
     func add(file path: String, lines: [Int: Int]) {

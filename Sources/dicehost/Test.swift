@@ -74,7 +74,9 @@ extension DiceHostCommand {
             for file in files {
                 do {
                     let transcript = try Transcript(path: file)
-                    coverage?.include(file: transcript.rulesPathFromWorkingDirectory)
+                    if let coverage, !rulesFiles.contains(transcript.rulesPathFromWorkingDirectory) {
+                        Self.include(scriptsBeside: transcript.rulesPathFromWorkingDirectory, in: coverage)
+                    }
                     rulesFiles.append(transcript.rulesPathFromWorkingDirectory)
                     let actual = transcript.play()
                     if let problem = actual.setupError {
@@ -127,6 +129,16 @@ extension DiceHostCommand {
             }
             print("\(passed) passed, \(failed) failed")
             return failed
+        }
+
+        /// The rule script and every script beside it (what `require` may load): one that
+        /// no test runs is reported too, as never run.
+        static func include(scriptsBeside rules: String, in coverage: LuaCoverage) {
+            coverage.include(file: rules)
+            let folder = FilePath(rules).removingLastComponent()
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder.string)) ?? [] where name.hasSuffix(".lua") {
+                coverage.include(file: folder.appending(name).string)
+            }
         }
 
         static func paint(_ text: String, _ code: String, _ colour: Bool) -> String {

@@ -47,6 +47,14 @@ import Testing
         #expect(result.stdout.hasSuffix("1 passed, 0 failed\n"), "\(result.stdout)")
     }
 
+    @Test func aScriptBesideTheRulesThatNoTestRunsIsReportedAsNeverRun() throws {
+        let (folder, _, test) = try corpus()
+        try "local unused = rules { name = \"Unused\" }\nreturn unused\n".write(toFile: folder + "/unused.lua", atomically: true, encoding: .utf8)
+        let result = try runDicehost(["test", "--coverage", test])
+        let full = URL(fileURLWithPath: folder + "/unused.lua").standardizedFileURL.path
+        #expect(result.stdout.contains("coverage \(full): 0 of 2 lines run (0%); never run: 1-2\n"), "\(result.stdout)")
+    }
+
     @Test func lcovWritesEveryExecutableLineWithItsHits() throws {
         let (folder, rules, test) = try corpus()
         let lcov = folder + "/lcov.info"
