@@ -15,7 +15,7 @@ extension DiceHostCommand {
                 error line), and the --update command that accepts the new output. The last line reads "N passed, M failed"; the exit status
                 is 1 when any test fails. A test whose rules do not load fails, also with --update.
 
-                --coverage prints, before that line, how many lines of each rule script the tests ran and the lines that never ran ("coverage rules/pig.lua: 40 of 42 lines run (95%); never run: 17, 23-24"); --lcov FILE also writes them as an lcov tracefile for an editor's coverage view. Only the rule scripts and the modules they require count, lines only (not branches).
+                --coverage prints, before that line, how many lines of each rule script the tests ran and the lines that never ran ("coverage examples/rules/pig.lua: 39 of 43 lines run (90%); never run: 26-27, 56-57"); --lcov FILE also writes them as an lcov tracefile for an editor's coverage view (a temporary file renamed onto a regular file or a new path). The rule scripts count, the modules they require and the scripts beside them, not the runtime's own code; lines only, not branches (docs/scripting.md, "Rule tests").
                 """
         )
 
@@ -34,7 +34,7 @@ extension DiceHostCommand {
         @Flag(help: "Report the lines of each rule script the tests ran, and those they never ran.")
         var coverage = false
 
-        @Option(help: "Write the coverage as an lcov tracefile to this file (implies --coverage), e.g. --lcov lcov.info.")
+        @Option(help: ArgumentHelp("Write the coverage as an lcov tracefile to this file (implies --coverage), e.g. --lcov lcov.info.", valueName: "file"))
         var lcov: String?
 
         func run() throws {
