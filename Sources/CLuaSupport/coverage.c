@@ -44,28 +44,37 @@ static int clua_coverage_find(struct clua_coverage *v, const char *source) {
     if (v->last >= 0 && strcmp(v->files[v->last].source, source) == 0) return v->last;
     for (int i = 0; i < v->count; i++)
         if (strcmp(v->files[i].source, source) == 0) return v->last = i;
+    return -1;
+}
+
+int clua_coverage_allow(lua_State *L, const char *source) {
+    struct clua_coverage *v = clua_ctx(L)->coverage;
+    if (v == NULL) return 0;
+    if (clua_coverage_find(v, source) >= 0) return 1;
     if (v->count == v->capacity) {
         int capacity = v->capacity ? v->capacity * 2 : 8;
         clua_coverage_file *files = realloc(v->files, (size_t)capacity * sizeof *files);
-        if (files == NULL) return -1;
+        if (files == NULL) return 0;
         v->files = files;
         v->capacity = capacity;
     }
     char *copy = strdup(source);
-    if (copy == NULL) return -1;
+    if (copy == NULL) return 0;
     v->files[v->count] = (clua_coverage_file){ copy, NULL, 0 };
-    return v->last = v->count++;
+    v->count++;
+    return 1;
 }
 
-/* Called by the hook on a line event. Memory here is the host's (malloc), not the
-   script's: a line count must never fail an input. The runtime's own chunks
-   ("@dicehost-…") and chunks that are not files ('=' or text) are skipped. */
+/* Called by the hook on a line event. Only the chunks the host named as files count
+   (clua_coverage_allow: rule scripts and their modules), so a script cannot make the
+   table grow by loading chunks under new names; the runtime's own chunks and text
+   chunks are skipped. Memory here is the host's (malloc), bounded by those files'
+   lengths: a line count must never fail an input. */
 void clua_coverage_record(clua_context *c, lua_State *L, lua_Debug *ar) {
     struct clua_coverage *v = c->coverage;
     int line = ar->currentline;
     if (v == NULL || line <= 0 || line > CLUA_COVERAGE_MAX_LINE) return;
-    if (!lua_getinfo(L, "S", ar) || ar->source == NULL || ar->source[0] != '@'
-        || strncmp(ar->source, "@dicehost-", 10) == 0) return;
+    if (v->count == 0 || !lua_getinfo(L, "S", ar) || ar->source == NULL || ar->source[0] != '@') return;
     int i = clua_coverage_find(v, ar->source + 1);
     if (i < 0) return;
     clua_coverage_file *f = &v->files[i];

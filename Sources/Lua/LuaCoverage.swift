@@ -125,7 +125,7 @@ extension LuaState {
     /// Says that the chunk named `chunkName` was read from the file `path` (a rule
     /// script shown under another name), so its lines count for that file.
     public func noteSourceFile(chunkName: String, path: String) {
-        guard coverage != nil else { return }
+        guard coverage != nil, clua_coverage_allow(L, chunkName) != 0 else { return }
         sourceFiles[chunkName] = path
     }
 

@@ -92,6 +92,16 @@ import Testing
         #expect(coverage.report().isEmpty)
     }
 
+    @Test func aChunkAScriptLoadsUnderAFileNameIsNotCounted() throws {
+        let path = try scriptFile("local f = load('local z = 1\\nreturn z', '@invented.lua')\nreturn f()\n")
+        let coverage = LuaCoverage()
+        try withCoveredState(coverage) { lua in
+            let results = try lua.call(.function(lua.load(file: path)))
+            #expect(results == [.integer(1)])
+        }
+        #expect(coverage.report().map(\.path) == [URL(fileURLWithPath: path).standardizedFileURL.path])
+    }
+
     @Test func withoutCoverageNothingIsCounted() throws {
         let path = try scriptFile("return 1\n")
         let coverage = LuaCoverage()

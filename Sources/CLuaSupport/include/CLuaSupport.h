@@ -140,6 +140,8 @@ void clua_refresh_hook(lua_State *L);
 /// Turns line counting on for L's main thread and the coroutines made after; 0 if out of memory.
 int clua_coverage_start(lua_State *L);
 void clua_coverage_free(clua_context *c);
+/// Counts the lines of the chunk named `source` (without '@'), a file; 0 if coverage is off.
+int clua_coverage_allow(lua_State *L, const char *source);
 void clua_coverage_record(clua_context *c, lua_State *L, lua_Debug *ar);
 int clua_coverage_file_count(clua_context *c);
 const char *clua_coverage_file_source(clua_context *c, int file);
