@@ -217,6 +217,7 @@ lua_State *clua_newstate(size_t memory_limit) {
 void clua_close(lua_State *L) {
     clua_context *c = clua_ctx(L);
     lua_close(L);
+    clua_coverage_free(c);
     free(c->big_stacks);
     free(c);
 }

@@ -10,19 +10,28 @@ void clua_note_location(clua_context *c, lua_State *L);
 
 static void clua_hook(lua_State *L, lua_Debug *ar);
 
+/* Every lua_sethook of the budget goes through here: with coverage on, the same hook
+   also gets line events (the count, and so the budget, is unchanged by them); with
+   coverage off the mask is exactly the count's. A "no hook" is then a line-only hook. */
+static void clua_set_hook(clua_context *c, lua_State *L, int count_mask, int every) {
+    int mask = count_mask | (c->coverage != NULL ? LUA_MASKLINE : 0);
+    if (mask == 0) lua_sethook(L, NULL, 0, 0);
+    else lua_sethook(L, clua_hook, mask, every);
+}
+
 /// Marks the budget used up and makes every thread's next instruction raise.
 /// Signal-safe apart from the location, which is only looked up when L is given.
 void clua_trip(clua_context *c, lua_State *L) {
     if (c->budget_tripped) return;
     c->budget_tripped = 1;
     if (L != NULL) clua_note_location(c, L);
-    lua_sethook(c->main_thread, clua_hook, LUA_MASKCOUNT, 1);
-    if (L != NULL && L != c->main_thread) lua_sethook(L, clua_hook, LUA_MASKCOUNT, 1);
+    clua_set_hook(c, c->main_thread, LUA_MASKCOUNT, 1);
+    if (L != NULL && L != c->main_thread) clua_set_hook(c, L, LUA_MASKCOUNT, 1);
 }
 
 int clua_raise_budget(lua_State *L) {
     clua_context *c = clua_ctx(L);
-    lua_sethook(L, clua_hook, LUA_MASKCOUNT, 1);
+    clua_set_hook(c, L, LUA_MASKCOUNT, 1);
     /* The message is never refused memory: an error raised from the hook must be the
        budget's, so that the coroutine it kills is known to be stopped (coroutine.c). */
     int saved = c->enforce_memory;
@@ -46,6 +55,12 @@ int clua_budget_spent(clua_context *c) {
 // Why C: a hook that raises must longjmp, which is only safe from C.
 static void clua_hook(lua_State *L, lua_Debug *ar) {
     clua_context *c = clua_ctx(L);
+    /* A line event only counts the line: the count events alone charge and raise (Lua
+       runs the count hook before the line hook of the same instruction). */
+    if (ar->event == LUA_HOOKLINE) {
+        clua_coverage_record(c, L, ar);
+        return;
+    }
     if (c->interrupt_requested && !c->budget_tripped) {
         if (!c->interrupted) clua_note_location(c, L);
         c->interrupted = 1;
@@ -79,8 +94,8 @@ void clua_arm_budget(lua_State *L, int64_t budget, int hooked) {
     c->interrupted = 0;
     c->last_line = 0;
     /* Counted in whole steps: the hook charges CLUA_HOOK_STEP each time it fires. */
-    if (hooked) lua_sethook(L, clua_hook, LUA_MASKCOUNT, CLUA_HOOK_STEP);
-    else lua_sethook(L, NULL, 0, 0);
+    if (hooked) clua_set_hook(c, L, LUA_MASKCOUNT, CLUA_HOOK_STEP);
+    else clua_set_hook(c, L, 0, 0);
 }
 
 void clua_disarm_budget(lua_State *L) {
@@ -88,7 +103,7 @@ void clua_disarm_budget(lua_State *L) {
     c->budget_armed = 0;
     c->budget_hooked = 0;
     c->interrupt_requested = 0;
-    lua_sethook(L, NULL, 0, 0);
+    clua_set_hook(c, L, 0, 0);
 }
 
 int clua_charge(lua_State *L, int64_t units) {
@@ -113,7 +128,7 @@ clua_budget_state clua_suspend_budget(lua_State *L) {
     c->budget_armed = 0;
     c->budget_tripped = 0;
     c->interrupted = 0;
-    lua_sethook(L, NULL, 0, 0);
+    clua_set_hook(c, L, 0, 0);
     return saved;
 }
 
@@ -125,9 +140,9 @@ void clua_resume_budget(lua_State *L, clua_budget_state saved) {
     c->budget_hooked = saved.hooked;
     c->budget_tripped = saved.tripped;
     c->interrupted = saved.interrupted;
-    if (saved.tripped || saved.interrupted) lua_sethook(L, clua_hook, LUA_MASKCOUNT, 1);
-    else if (saved.armed && saved.hooked) lua_sethook(L, clua_hook, LUA_MASKCOUNT, CLUA_HOOK_STEP);
-    else lua_sethook(L, NULL, 0, 0);
+    if (saved.tripped || saved.interrupted) clua_set_hook(c, L, LUA_MASKCOUNT, 1);
+    else if (saved.armed && saved.hooked) clua_set_hook(c, L, LUA_MASKCOUNT, CLUA_HOOK_STEP);
+    else clua_set_hook(c, L, 0, 0);
 }
 
 void clua_begin_step(lua_State *L) {
@@ -138,5 +153,12 @@ void clua_begin_step(lua_State *L) {
 
 /* Used by the watchdog's signal handler and by coroutine creation. */
 void clua_install_hook(lua_State *L, int every) {
-    lua_sethook(L, clua_hook, LUA_MASKCOUNT, every);
+    clua_set_hook(clua_ctx(L), L, LUA_MASKCOUNT, every);
+}
+
+void clua_refresh_hook(lua_State *L) {
+    clua_context *c = clua_ctx(L);
+    if (c->budget_tripped || c->interrupted) clua_set_hook(c, L, LUA_MASKCOUNT, 1);
+    else if (c->budget_armed && c->budget_hooked) clua_set_hook(c, L, LUA_MASKCOUNT, CLUA_HOOK_STEP);
+    else clua_set_hook(c, L, 0, 0);
 }

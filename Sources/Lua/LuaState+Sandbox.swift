@@ -141,6 +141,7 @@ extension LuaState {
             do { data = try LuaSourceFile.read(path, limit: self.limits.memoryBytes) } catch {
                 return call.push([.nil, .string("module '\(name)': \(error)")])
             }
+            self.noteSourceFile(chunkName: shownPath, path: path)
             let status = data.withUnsafeBytes { raw in
                 self.loadChunk(call.L, UnsafeBufferPointer(start: raw.bindMemory(to: UInt8.self).baseAddress, count: raw.count),
                                chunkName: shownPath)

@@ -34,6 +34,10 @@ public final class LuaState {
     public internal(set) var loadedModulePaths: [String] = []
     /// The thread a `LuaWatchdog` watches this state's `callWatched` calls on.
     var watchingThread: pthread_t?
+    /// Where line counts go (`LuaCoverage.current` when the state was made), and the
+    /// file each chunk name was read from (only those count).
+    var coverage: LuaCoverage?
+    var sourceFiles: [String: String] = [:]
     /// Receives what scripts `print`; by default it goes to standard output. It may
     /// throw (a host that keeps what is printed refuses past its memory limit): the
     /// error is raised in the script at the `print`.
@@ -58,9 +62,11 @@ public final class LuaState {
         }
         clua_random_seed(context, 0)
         try installSandbox()
+        startCoverage()
     }
 
     deinit {
+        finishCoverage()
         clua_close(L)
     }
 
@@ -88,6 +94,7 @@ public final class LuaState {
 
     /// Reads and compiles a script file; its path is the chunk name.
     public func load(file path: String) throws -> LuaRef {
+        noteSourceFile(chunkName: path, path: path)
         let data: Data
         do { data = try LuaSourceFile.read(path, limit: limits.memoryBytes) } catch {
             throw LuaError(kind: .syntax, message: "\(error)", file: path)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DiceHost
 import Foundation
+import Lua
 import SystemPackage
 
 extension DiceHostCommand {
@@ -13,6 +14,8 @@ extension DiceHostCommand {
                 lines with a few lines of context (- expected, + actual; a long diff is cut, never an
                 error line), and the --update command that accepts the new output. The last line reads "N passed, M failed"; the exit status
                 is 1 when any test fails. A test whose rules do not load fails, also with --update.
+
+                --coverage prints, before that line, how many lines of each rule script the tests ran and the lines that never ran ("coverage examples/rules/pig.lua: 39 of 43 lines run (90%); never run: 26-27, 56-57"); --lcov FILE also writes them as an lcov tracefile for an editor's coverage view (a temporary file renamed onto a regular file or a new path). The rule scripts count, the modules they require and the scripts beside them, not the runtime's own code; lines only, not branches (docs/scripting.md, "Rule tests").
                 """
         )
 
@@ -27,6 +30,12 @@ extension DiceHostCommand {
 
         @Flag(help: "Run the tests again whenever a test or a rule script it uses is saved (Ctrl-C leaves).")
         var watch = false
+
+        @Flag(help: "Report the lines of each rule script the tests ran, and those they never ran.")
+        var coverage = false
+
+        @Option(help: ArgumentHelp("Write the coverage as an lcov tracefile to this file (implies --coverage), e.g. --lcov lcov.info.", valueName: "file"))
+        var lcov: String?
 
         func run() throws {
             var files = try collect(paths.isEmpty ? Self.defaultFolders() : paths)
@@ -54,10 +63,21 @@ extension DiceHostCommand {
 
         /// Runs the tests, prints the summary line; returns how many failed.
         func runAll(_ files: [String], colour: Bool) -> Int {
+            guard coverage || lcov != nil else { return runAll(files, colour: colour, coverage: nil) }
+            let lines = LuaCoverage()
+            return LuaCoverage.$current.withValue(lines) { runAll(files, colour: colour, coverage: lines) }
+        }
+
+        func runAll(_ files: [String], colour: Bool, coverage: LuaCoverage?) -> Int {
             var passed = 0, failed = 0
+            var rulesFiles: [String] = []
             for file in files {
                 do {
                     let transcript = try Transcript(path: file)
+                    if let coverage, !rulesFiles.contains(transcript.rulesPathFromWorkingDirectory) {
+                        Self.include(scriptsBeside: transcript.rulesPathFromWorkingDirectory, in: coverage)
+                    }
+                    rulesFiles.append(transcript.rulesPathFromWorkingDirectory)
                     let actual = transcript.play()
                     if let problem = actual.setupError {
                         // A setup failure is never an expectation, so --update leaves the file alone.
@@ -95,8 +115,30 @@ extension DiceHostCommand {
                     print(Self.paint("FAIL \(error)", "1;31", colour))
                 }
             }
+            if let coverage {
+                let report = coverage.report()
+                CoverageReport.lines(report).forEach { print($0) }
+                if let lcov {
+                    do {
+                        try CoverageReport.writeLcov(report, to: lcov, protecting: rulesFiles + files)
+                        print("lcov tracefile: \(lcov)")
+                    } catch {
+                        failed += 1
+                    }
+                }
+            }
             print("\(passed) passed, \(failed) failed")
             return failed
+        }
+
+        /// The rule script and every script beside it (what `require` may load): one that
+        /// no test runs is reported too, as never run.
+        static func include(scriptsBeside rules: String, in coverage: LuaCoverage) {
+            coverage.include(file: rules)
+            let folder = FilePath(rules).removingLastComponent()
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder.string)) ?? [] where name.hasSuffix(".lua") {
+                coverage.include(file: folder.appending(name).string)
+            }
         }
 
         static func paint(_ text: String, _ code: String, _ colour: Bool) -> String {

@@ -94,6 +94,9 @@ typedef struct clua_context {
     int slow_step;
     /* a script is loading: frozen tables take writes (readonly.c) */
     int loading;
+    /* lines run per rule script while coverage is on (coverage.c), else NULL: then the
+       hook has no line mask and costs nothing more */
+    struct clua_coverage *coverage;
 } clua_context;
 
 // Why C: lua_getextraspace is a macro.
@@ -127,6 +130,25 @@ clua_budget_state clua_suspend_budget(lua_State *L);
 void clua_resume_budget(lua_State *L, clua_budget_state saved);
 /// Starts a step of a driver loop: a fresh budget unless tripped; progress for a watchdog.
 void clua_begin_step(lua_State *L);
+
+/// Sets the hook of L again as the budget and coverage now want it (budget.c).
+void clua_refresh_hook(lua_State *L);
+
+/* coverage.c: lines of rule scripts run, counted by the budget's hook on line events */
+/// Lines past this are not counted (no script is that long; bounds the table).
+#define CLUA_COVERAGE_MAX_LINE 1000000
+/// Turns line counting on for L's main thread and the coroutines made after; 0 if out of memory.
+int clua_coverage_start(lua_State *L);
+void clua_coverage_free(clua_context *c);
+/// Counts the lines of the chunk named `source` (without '@'), a file; 0 if coverage is off.
+int clua_coverage_allow(lua_State *L, const char *source);
+void clua_coverage_record(clua_context *c, lua_State *L, lua_Debug *ar);
+int clua_coverage_file_count(clua_context *c);
+const char *clua_coverage_file_source(clua_context *c, int file);
+/// One more than the highest line recorded so far in `file` (0 for none).
+int clua_coverage_file_lines(clua_context *c, int file);
+uint64_t clua_coverage_hits(clua_context *c, int file, int line);
+unsigned char *clua_dump_top(lua_State *L, size_t *size);
 
 /* watchdog.c: watched calls, stopped by a signal when they stall */
 #define CLUA_WATCHDOG_SIGNAL SIGUSR2

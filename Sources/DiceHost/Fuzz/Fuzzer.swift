@@ -56,18 +56,22 @@ public enum Fuzzer {
         let seconds = plan.inputs == nil ? (plan.seconds ?? 10) : plan.seconds
         let shared = SharedFuzzProgress()
         let done = DispatchGroup()
+        // A task-local value does not follow a Thread: each worker binds it again.
+        let coverage = LuaCoverage.current
         for worker in 0..<plan.threads {
             done.enter()
             let thread = Thread {
                 defer { done.leave() }
-                while let number = shared.nextCase(plan: plan, seconds: seconds, started: started) {
-                    let seed = caseSeed(plan.seed, number)
-                    do {
-                        let played = try plan.game.play(seed: seed, choices: FuzzChoices(seed: seed ^ 0x5DEE_CE66_D1CE_D1CE))
-                        shared.played(number: number, played, progress: plan.progress)
-                    } catch {
-                        shared.fail(error)
-                        return
+                LuaCoverage.$current.withValue(coverage) {
+                    while let number = shared.nextCase(plan: plan, seconds: seconds, started: started) {
+                        let seed = caseSeed(plan.seed, number)
+                        do {
+                            let played = try plan.game.play(seed: seed, choices: FuzzChoices(seed: seed ^ 0x5DEE_CE66_D1CE_D1CE))
+                            shared.played(number: number, played, progress: plan.progress)
+                        } catch {
+                            shared.fail(error)
+                            return
+                        }
                     }
                 }
             }

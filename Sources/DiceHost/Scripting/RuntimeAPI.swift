@@ -73,6 +73,7 @@ extension Game {
     /// Runs the script and finds the rule table it returns.
     func loadRules(source: [UInt8]) throws -> (RuleSet, LuaRef) {
         let results: [LuaValue]
+        lua.noteSourceFile(chunkName: displayPath, path: sourcePath)
         do {
             results = try lua.whileLoading { try lua.call(.function(lua.load(bytes: source, chunkName: displayPath))) }
         } catch let error as LuaError {
