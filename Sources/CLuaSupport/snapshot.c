@@ -112,7 +112,46 @@ static int clua_restore(lua_State *L) {
     return 0;
 }
 
+/// unchanged(copies, metatables) -> boolean: whether every copied table still holds
+/// exactly its copy's fields (raw keys, raw-equal values) and its metatable. Only reads:
+/// a look at the game (a view, a table, a status line per seat and per input) that wrote
+/// nothing needs no restore, which writes every field of every table twice.
+static int clua_unchanged(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    lua_settop(L, 2);
+    lua_pushnil(L);
+    while (lua_next(L, 1)) {                /* 3: original, 4: copy */
+        if (lua_type(L, 4) != LUA_TTABLE) { lua_pop(L, 1); continue; }
+        lua_Integer fields = 0;
+        lua_pushnil(L);
+        while (lua_next(L, 3)) {            /* 5: key, 6: value */
+            fields++;
+            lua_pushvalue(L, 5);
+            lua_rawget(L, 4);               /* 7: the copy's value */
+            int same = lua_rawequal(L, 6, 7);
+            lua_pop(L, 2);
+            if (!same) { lua_pushboolean(L, 0); return 1; }
+        }
+        lua_pushnil(L);
+        while (lua_next(L, 4)) {            /* the copy has no field the original lost */
+            lua_pop(L, 1);
+            if (--fields < 0) { lua_pushboolean(L, 0); return 1; }
+        }
+        if (fields != 0) { lua_pushboolean(L, 0); return 1; }
+        lua_pushvalue(L, 3);
+        lua_rawget(L, 2);                   /* 5: the metatable it had (nil: none) */
+        if (!lua_getmetatable(L, 3)) lua_pushnil(L);
+        int same = lua_rawequal(L, 5, 6);
+        lua_settop(L, 3);
+        if (!same) { lua_pushboolean(L, 0); return 1; }
+    }
+    lua_pushboolean(L, 1);
+    return 1;
+}
+
 void clua_push_snapshot_functions(lua_State *L) {
     lua_pushcfunction(L, clua_snapshot);
     lua_pushcfunction(L, clua_restore);
+    lua_pushcfunction(L, clua_unchanged);
 }

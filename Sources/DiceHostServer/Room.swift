@@ -538,9 +538,10 @@ actor Room {
         guard let game, let tail = parts.tail else { return parts.head }
         var out = parts.head
         if let lastRoll = SeatView.lastRollJSON(game, for: viewer) { out += "\"lastRoll\":\(lastRoll)," }
-        out += "\"view\":\(SeatView.viewJSON(game, for: viewer, written: &parts.views)),\"viewer\":\(viewer.map(\.jsonQuoted) ?? "null"),"
+        let (view, table) = SeatView.viewAndTableJSON(game, for: viewer, written: &parts.views)
+        out += "\"view\":\(view),\"viewer\":\(viewer.map(\.jsonQuoted) ?? "null"),"
         if let moves = SeatView.movesJSON(game, for: viewer) { out += "\"moves\":\(moves)," }
-        if let table = SeatView.tableJSON(game, for: viewer) { out += "\"table\":\(table)," }
+        if let table { out += "\"table\":\(table)," }
         return out + tail
     }
 

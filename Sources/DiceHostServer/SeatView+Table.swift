@@ -1,14 +1,27 @@
 import DiceHost
 
 extension SeatView {
-    /// The rules' table for `viewer` as JSON (Game.table: made from the seat's view, never
-    /// from the whole game), nil without a `table` hook; `{"error":…}` when the hook fails
-    /// or returns something outside the vocabulary - the page then draws the view alone,
-    /// and the room plays on.
-    static func tableJSON(_ game: Game, for viewer: String?) -> String? {
-        guard game.hasTable else { return nil }
-        do { return try game.table(for: viewer)?.description } catch {
-            return "{\"error\":\(GameEvent.quote("table: \(error)"))}"
+    /// The rules' view and table for `viewer` as JSON from one look at the game (one call
+    /// of the view hook: `Game.viewAndTable`; the table is made from the seat's view, never
+    /// from the whole game). A failing hook, or a table outside the vocabulary, reads as
+    /// `{"error":…}` in its place - the page then draws the view alone and the room plays
+    /// on. Seats with equal views share one text (`WrittenViews`).
+    static func viewAndTableJSON(_ game: Game, for viewer: String?, written: inout WrittenViews) -> (view: String, table: String?) {
+        let (view, table) = game.viewAndTable(for: viewer)
+        let tableText: String?
+        switch table {
+        case .success(let value)?: tableText = value.description
+        case .failure(let error)?: tableText = "{\"error\":\(GameEvent.quote("table: \(error)"))}"
+        case nil: tableText = nil
+        }
+        switch view {
+        case .failure(let error):
+            return ("{\"error\":\(GameEvent.quote("view: \(error)"))}", tableText)
+        case .success(let value):
+            if let known = written.first(where: { $0.value == value }) { return (known.text, tableText) }
+            let text = value.description
+            written.append((value, text))
+            return (text, tableText)
         }
     }
 }

@@ -12,30 +12,11 @@ enum SeatView {
         events.compactMap { $0.seen(by: viewer)?.json }.joined(separator: ",")
     }
 
-    /// The rules' view for `viewer` as JSON (`null` with an error field when the hook fails).
-    static func viewJSON(_ game: Game, for viewer: String?) -> String {
-        do { return try game.view(for: viewer).description } catch {
-            return "{\"error\":\(GameEvent.quote("view: \(error)"))}"
-        }
-    }
-
-    /// The views written for one moment of a game, each with its text.
+    /// The views written for one moment of a game, each with its text: a view equal to one
+    /// already written shares its text (in Snap every seat's view is the same: written
+    /// once, not once a seat). Equal values give equal texts, so no seat receives anything
+    /// its own view does not hold.
     typealias WrittenViews = [(value: JSONValue, text: String)]
-
-    /// `viewJSON` for one of several audiences of one moment: the hook runs for each, but
-    /// a view equal to one already written shares its text (in Snap every seat's view is
-    /// the same: written once, not once a seat). Equal values give equal texts, so no seat
-    /// receives anything its own view does not hold.
-    static func viewJSON(_ game: Game, for viewer: String?, written: inout WrittenViews) -> String {
-        let value: JSONValue
-        do { value = try game.view(for: viewer) } catch {
-            return "{\"error\":\(GameEvent.quote("view: \(error)"))}"
-        }
-        if let known = written.first(where: { $0.value == value }) { return known.text }
-        let text = value.description
-        written.append((value, text))
-        return text
-    }
 
     /// The last roll as `viewer` may see it: its values, or that it is hidden.
     static func lastRollJSON(_ game: Game, for viewer: String?) -> String? {

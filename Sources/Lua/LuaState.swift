@@ -240,12 +240,13 @@ public final class LuaState {
     public var interruptHandle: LuaInterruptHandle { LuaInterruptHandle(context: context) }
 
     /// `snapshot(root)`, which copies every table reachable from `root` (through keys,
-    /// values and metatables) and returns the copies, and `restore(copies...)`, which
-    /// puts each table back as it was, in place. Both use raw access only.
-    public func snapshotFunctions() -> (snapshot: LuaValue, restore: LuaValue) {
+    /// values and metatables) and returns the copies, `restore(copies...)`, which puts
+    /// each table back as it was, in place, and `unchanged(copies...)`, which says whether
+    /// every copied table still is as it was (reading only). All use raw access only.
+    public func snapshotFunctions() -> (snapshot: LuaValue, restore: LuaValue, unchanged: LuaValue) {
         clua_push_snapshot_functions(L)
-        defer { clua_pop(L, 2) }
-        return (value(at: -2), value(at: -1))
+        defer { clua_pop(L, 3) }
+        return (value(at: -3), value(at: -2), value(at: -1))
     }
 
     /// The file and line where a Lua function was defined (nil for C functions).

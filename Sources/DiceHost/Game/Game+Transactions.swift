@@ -94,13 +94,22 @@ extension Game {
     /// Runs host work that must leave the game exactly as it was - a status line, the
     /// `state` view - and puts it back: the host state, the identities new tables get,
     /// and with `restoringLua`, everything under `g` (from the copy the last input left),
-    /// so a hook that writes while it should only look changes nothing.
+    /// so a hook that writes while it should only look changes nothing. The tables are
+    /// only compared with that copy first and restored when they differ: a look that
+    /// wrote nothing (every view, table and status line of a well-behaved script) is left
+    /// as it is, and reading is much cheaper than rewriting every table (issue 32: a
+    /// broadcast looks once per seat).
     func leavingUnchanged<T>(restoringLua: Bool, _ body: () throws -> T) rethrows -> T {
         let saved = checkpoint()
         defer {
             if restoringLua, let lastSnapshot {
-                lua.withoutBudget { _ = try? lua.call(api.restore, lastSnapshot, budget: .some(nil)) }
-                clockSeenByLua = nil
+                lua.withoutBudget {
+                    let unchanged = try? lua.call(api.unchanged, lastSnapshot, budget: .some(nil)).first
+                    if unchanged != .boolean(true) {
+                        _ = try? lua.call(api.restore, lastSnapshot, budget: .some(nil))
+                        clockSeenByLua = nil
+                    }
+                }
             }
             host = saved.host
             eventLog.removeSubrange(saved.eventCount...)

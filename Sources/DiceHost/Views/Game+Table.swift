@@ -30,17 +30,43 @@ extension Game {
         try checkViewer(viewer)
         return try leavingUnchanged(restoringLua: true) {
             if transactional { _ = try? currentSnapshot() }
-            let view = try viewValue(for: viewer)
-            let facts = try tableFacts(for: viewer)
-            let result: LuaValue
-            do {
-                result = try lua.call(hook, [view, .table(facts)]).first ?? .nil
-            } catch let error as LuaError {
-                throw GameError.script(error)
-            }
-            var encoder = TableEncoder(lua: lua, location: rules.location)
-            return try encoder.encode(result)
+            return try tableValue(hook, view: try viewValue(for: viewer), for: viewer)
         }
+    }
+
+    /// What one seat is shown of this moment, its view and its table (nil without a
+    /// `table` hook), from one call of the view hook in one look at the game: a server
+    /// makes both for every seat after every input (issue 32). The view is encoded before
+    /// the table hook gets it, so what that hook writes into `v` is not in the view; the
+    /// game is left unchanged as by `view(for:)` and `table(for:)`. A failing view fails
+    /// both (a table is made from the view).
+    public func viewAndTable(for viewer: String?) -> (view: Result<JSONValue, any Error>, table: Result<JSONValue, any Error>?) {
+        let hook = lua.get(rulesTable, "table")
+        let hasTable: Bool
+        if case .function = hook { hasTable = true } else { hasTable = false }
+        do { try checkViewer(viewer) } catch { return (.failure(error), hasTable ? .failure(error) : nil) }
+        return leavingUnchanged(restoringLua: true) {
+            if transactional { _ = try? currentSnapshot() }
+            let value: LuaValue
+            do { value = try viewValue(for: viewer) } catch { return (.failure(error), hasTable ? .failure(error) : nil) }
+            var encoder = ViewEncoder(lua: lua)
+            let view = encoder.encode(value)
+            guard hasTable else { return (.success(view), nil) }
+            return (.success(view), Result { try tableValue(hook, view: value, for: viewer) })
+        }
+    }
+
+    /// The `table` hook's result for `viewer`, given its view, as JSON.
+    private func tableValue(_ hook: LuaValue, view: LuaValue, for viewer: String?) throws -> JSONValue {
+        let facts = try tableFacts(for: viewer)
+        let result: LuaValue
+        do {
+            result = try lua.call(hook, [view, .table(facts)]).first ?? .nil
+        } catch let error as LuaError {
+            throw GameError.script(error)
+        }
+        var encoder = TableEncoder(lua: lua, location: rules.location)
+        return try encoder.encode(result)
     }
 
     /// `t`: what every seat may know, and what this seat was told (its events only).
