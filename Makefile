@@ -31,7 +31,10 @@ install: deps
 
 test: deps check-lua
 	swift build --build-tests $(SWIFT_BUILD_FLAGS)
-	swift test --skip-build
+	swift test --skip-build --skip KillNineTests
+	# A real dicehost serve killed and started again, alone: beside the CPU-bound suites
+	# on two cores its clients' tasks can wait past their deadlines.
+	swift test --skip-build --filter KillNineTests
 	.build/debug/dicehost test   # rules/tests and every examples/**/tests beside a rule script
 	$(MAKE) test-rules-fuzz
 	$(MAKE) test-example
