@@ -7,11 +7,12 @@ extension DiceHostCommand {
         static let configuration = CommandConfiguration(
             abstract: "Best play: each seat's chance of winning when every seat plays its best.",
             discussion: """
-                Follows every position any sequence of legal moves can reach: roll (every outcome
-                of the declared dice) and every declared action with each of its declared
-                choices (values, argument tuples, or a function of the position); a move the
-                rules refuse from a position (error(msg, 0)) is not legal there. An action that
-                takes arguments without declared choices is refused, naming it.
+                Follows every position any sequence of legal moves can reach: roll (every
+                outcome of the declared dice) and every declared action with each of its
+                declared choices (values, argument tuples, or a function of the position);
+                a move the rules refuse from a position (error(msg, 0)) is not legal there.
+                An action that takes arguments without declared choices is refused, naming
+                it.
 
                 A game where everyone sees everything: each player maximises their own
                 probability of winning (two players: optimal play of the zero-sum game; more:
@@ -25,6 +26,11 @@ extension DiceHostCommand {
                 most --exploitability, or --iterations. Two players: the Nash value and the
                 bracket that holds it; more: an approximate equilibrium with its NashConv.
                 --open solves it as if every cup were open instead (labelled so).
+
+                Fields the rules keep only for statistics (rules{ statistics = {"rolls"} }:
+                of g.state and of each player) are left out of positions, each holding its
+                starting value; the promise is checked on 16 sampled games, and a script
+                whose play reads them is refused.
 
                 The rules' bot is not asked. Exits 1 when the game is not analysable or is
                 larger than --max-states; Ctrl-C stops CFR+ and reports the strategy so far.
