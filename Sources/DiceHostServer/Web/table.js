@@ -209,40 +209,29 @@ const DiceTable = (() => {
       }
       box.appendChild(track);
     }
-    if (Array.isArray(t.balances) && t.balances.length > 0) {
-      const list = el("div", "balances");
-      for (const b of t.balances) {
-        const r = row(b.name, b.note);
-        r.insertBefore(el("span", "amount", String(b.value)), r.children[1] || null);
+    // Balances, cups and card stacks: a row per player, its name, what the row shows, a note.
+    function rows(items, kind, middle) {
+      if (!Array.isArray(items) || items.length === 0) return;
+      const list = el("div", kind);
+      for (const item of items) {
+        const r = row(item.name, item.note);
+        r.insertBefore(middle(item), r.children[1] || null);
         list.appendChild(r);
       }
       box.appendChild(list);
     }
-    if (Array.isArray(t.cups) && t.cups.length > 0) {
-      const list = el("div", "cups");
-      for (const c of t.cups) {
-        const r = row(c.name, c.note);
-        r.insertBefore(diceOf(c.dice), r.children[1] || null);
-        list.appendChild(r);
+    rows(t.balances, "balances", (b) => el("span", "amount", String(b.value)));
+    rows(t.cups, "cups", (c) => diceOf(c.dice));
+    rows(t.cards, "stacks", (c) => {
+      const g = el("span", "group cards");
+      if (c.facedown > 0) {
+        const back = el("span", "card back", "");
+        back.title = c.facedown + " face down";
+        g.appendChild(back);
       }
-      box.appendChild(list);
-    }
-    if (Array.isArray(t.cards) && t.cards.length > 0) {
-      const list = el("div", "stacks");
-      for (const c of t.cards) {
-        const r = row(c.name, c.note);
-        const g = el("span", "group cards");
-        if (c.facedown > 0) {
-          const back = el("span", "card back", "");
-          back.title = c.facedown + " face down";
-          g.appendChild(back);
-        }
-        for (const x of c.open || []) g.appendChild(card(x));
-        r.insertBefore(g, r.children[1] || null);
-        list.appendChild(r);
-      }
-      box.appendChild(list);
-    }
+      for (const x of c.open || []) g.appendChild(card(x));
+      return g;
+    });
     return true;
   }
 
