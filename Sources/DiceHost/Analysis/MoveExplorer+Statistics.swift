@@ -20,11 +20,11 @@ extension MoveExplorer {
         let startHost = game.host
         for _ in 0..<Self.statisticsWalks {
             try states.restore(0)
-            var natural = try takeSnapshot()
+            var natural = try states.snapshot("a sampled game")
             var naturalHost = game.host
             var path: [String] = []
             for _ in 0..<Self.statisticsSteps {
-                putBack(natural, host: naturalHost)
+                try states.putBack(natural, host: naturalHost)
                 guard game.host.outcome == nil else { break }
                 let seat: Int
                 do { seat = try game.seat(of: nil) } catch { break }
@@ -37,22 +37,22 @@ extension MoveExplorer {
                 }
                 var legal: [(label: String, after: [LuaValue], host: Game.HostState)] = []
                 for move in tried {
-                    putBack(natural, host: naturalHost)
+                    try states.putBack(natural, host: naturalHost)
                     let played = try play(move)
                     var after: [LuaValue] = []
                     var afterHost = game.host
                     if case .reached = played {
-                        after = try takeSnapshot()
+                        after = try states.snapshot("a sampled game")
                         afterHost = game.host
                     }
                     let asIs = try result(of: played)
-                    putBack(natural, host: naturalHost)
+                    try states.putBack(natural, host: naturalHost)
                     do { _ = try lua.call(states.codec.forgetStatistics, [.table(game.g), .table(states.playerList)], budget: .some(nil)) } catch {
                         throw OddsError.internal("forgetting statistics: \(error)")
                     }
                     let forgotten = try result(of: try play(move))
                     if asIs != forgotten {
-                        putBack(natural, host: naturalHost)
+                        try states.putBack(natural, host: naturalHost)
                         throw OddsError.notAnalysable(mismatch(move: move.label, path: path, names: names, asIs: asIs, forgotten: forgotten))
                     }
                     if case .reached = played { legal.append((move.label, after, afterHost)) }
@@ -105,10 +105,11 @@ extension MoveExplorer {
     }
 
     func play(_ move: SampleMove) throws -> Played {
+        // What a sampled move shows nobody (events, when they are kept for secrets).
+        defer { game.eventLog.removeAll(keepingCapacity: true) }
         do { try move.make() } catch {
             return Self.isRefusal(error) ? .refused : .failed("\(error)")
         }
-        game.eventLog.removeAll(keepingCapacity: true)
         return .reached("")
     }
 
@@ -116,21 +117,6 @@ extension MoveExplorer {
     func result(of played: Played) throws -> Played {
         guard case .reached = played else { return played }
         return .reached(try states.currentKey())
-    }
-
-    func takeSnapshot() throws -> [LuaValue] {
-        do { return try game.lua.call(game.api.snapshot, [.table(game.g)], budget: .some(nil)) } catch {
-            throw OddsError.internal("copying a sampled game: \(error)")
-        }
-    }
-
-    func putBack(_ snapshot: [LuaValue], host: Game.HostState) {
-        _ = try? game.lua.call(game.api.restore, snapshot, budget: .some(nil))
-        game.host = host
-        game.clockSeenByLua = nil
-        game.recordedMetrics.removeAll(keepingCapacity: true)
-        game.eventLog.removeAll(keepingCapacity: true)
-        game.lua.random.state = states.fixedRandom
     }
 
     func mismatch(move: String, path: [String], names: [String], asIs: Played, forgotten: Played) -> String {

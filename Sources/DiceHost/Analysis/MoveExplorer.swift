@@ -97,10 +97,7 @@ final class MoveExplorer {
         graph.decider.append(Int32(seat - 1))
         let name = game.playerName(seat: seat)
         try observeViews(index)
-        let snapshot: [LuaValue]
-        do { snapshot = try game.lua.call(game.api.snapshot, [.table(game.g)], budget: .some(nil)) } catch {
-            throw OddsError.internal("copying position \(index + 1): \(error)")
-        }
+        let snapshot = try states.snapshot("position \(index + 1)")
         var fresh = true
         func reset() throws {
             if !fresh { try states.restore(index, from: snapshot) }

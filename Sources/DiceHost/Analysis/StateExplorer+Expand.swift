@@ -89,10 +89,7 @@ extension StateExplorer {
         var weights: [Int64: Int32] = [:]
         var order: [Int64] = []
         var first: Int32 = -1
-        let snapshot: [LuaValue]
-        do { snapshot = try game.lua.call(game.api.snapshot, [.table(game.g)], budget: .some(nil)) } catch {
-            throw OddsError.internal("copying position \(index + 1): \(error)")
-        }
+        let snapshot = try self.snapshot("position \(index + 1)")
         func text(_ values: [Int]) -> String { describe(values.map(String.init).joined(separator: " ")) }
         // With unordered dice, an outcome's values in another order must reach the same
         // position (checked below on a sample); its first such outcome and target.

@@ -307,10 +307,32 @@ final class StateExplorer {
             host.timers.append(Game.ScheduledTimer(id: rank + 1, due: position.now + timer.delay, interval: timer.interval, callback: callback))
         }
         host.nextTimerID = position.timers.count + 1
+        resetHostSide(to: host)
+    }
+
+    /// A copy of the live game's tables (`what` names it in an error).
+    func snapshot(_ what: @autoclosure () -> String) throws -> [LuaValue] {
+        do { return try game.lua.call(game.api.snapshot, [.table(game.g)], budget: .some(nil)) } catch {
+            throw OddsError.internal("copying \(what()): \(error)")
+        }
+    }
+
+    /// Puts a snapshot and a host state back in the live game (a game played on the side,
+    /// which no position number names).
+    func putBack(_ snapshot: [LuaValue], host: Game.HostState) throws {
+        do { _ = try game.lua.call(game.api.restore, snapshot, budget: .some(nil)) } catch {
+            throw OddsError.internal("restoring a sampled game: \(error)")
+        }
+        resetHostSide(to: host)
+    }
+
+    /// The host's half of a restored position: its timers and clock; no metrics recorded,
+    /// the generator fixed.
+    private func resetHostSide(to host: Game.HostState) {
         game.host = host
         game.clockSeenByLua = nil
         game.recordedMetrics.removeAll(keepingCapacity: true)
-        lua.random.state = fixedRandom
+        game.lua.random.state = fixedRandom
     }
 
     /// What one step did, read off the game after it.
