@@ -253,12 +253,15 @@ import Testing
     }
 }
 
-/// Runs any program in `folder` (default: the package).
-func runProgram(_ path: String, _ arguments: [String], in folder: String? = nil) throws -> CommandResult {
+/// Runs any program in `folder` (default: the package), with `environment` instead of
+/// this process's when given.
+func runProgram(_ path: String, _ arguments: [String], in folder: String? = nil,
+                environment: [String: String]? = nil) throws -> CommandResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
     process.currentDirectoryURL = folder.map { URL(fileURLWithPath: $0) } ?? packageRoot
+    if let environment { process.environment = environment }
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err

@@ -4,22 +4,9 @@ import Testing
 /// `make install` (scripts/install.sh) puts the built dicehost on the PATH, with the web
 /// files `serve` reads beside it, and replaces only what an earlier install made.
 @Suite struct InstallScriptTests {
+    /// `executable` in the package folder; with `path`, on that PATH alone.
     func run(_ executable: String, _ arguments: [String], path: String? = nil) throws -> CommandResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = packageRoot
-        if let path { process.environment = ["PATH": path, "HOME": NSTemporaryDirectory()] }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return CommandResult(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                             stderr: String(decoding: stderr, as: UTF8.self))
+        try runProgram(executable, arguments, environment: path.map { ["PATH": $0, "HOME": NSTemporaryDirectory()] })
     }
 
     func temporaryPrefix() throws -> String {
