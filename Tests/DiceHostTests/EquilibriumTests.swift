@@ -153,6 +153,26 @@ import Testing
         } throws: { "\($0)".contains("lists 'hide 3', which is not a legal move there") }
     }
 
+    /// A bot that draws random numbers has no one move per position: the module is played
+    /// in every seat alone (one exploration), and says why.
+    @Test func aModuleBesideABotThatDrawsIsPlayedInEverySeatAlone() throws {
+        let bot = """
+            function game.bot(v, p)
+              if v.phase == "hide" then return {"hide", math.random(2)} elseif v.phase == "guess" then return {"guess", math.random(2)} end
+              return "roll"
+            end
+            """
+        let dir = try folder(["game.lua": Self.hideAndGuess(extra: ", view_is_complete = true", bot: bot)])
+        var o = options()
+        o.writesPolicy = true
+        guard case .secrets(let e) = try BestPlay.analyse(rulesFile: dir + "/game.lua", options: o) else { Issue.record("secrets"); return }
+        try #require(e.policyModule).write(toFile: dir + "/best.lua", atomically: true, encoding: .utf8)
+        let v = try BestPlay.versus(rulesFile: dir + "/game.lua", policyFile: dir + "/best.lua", options: options())
+        #expect(v.noBot?.contains("draws random numbers") == true)
+        #expect(v.policyInSeat.isEmpty && v.botOnly.isEmpty)
+        #expect(abs(v.policyEverywhere[0] - 2.0 / 3) < 1e-3)
+    }
+
     @Test func anActionWithArgumentsAndNoChoicesIsRefusedNamingIt() throws {
         let source = """
             local game = rules { name = "Bids", players = 2, dice = "1d6" }

@@ -116,8 +116,8 @@ public enum BestPlay {
                                started: started, progress: progress))
     }
 
-    static func explore(rulesFile: String, options: Options, askBot: Bool, observes: (Game) -> Bool = { _ in false },
-                        progress: ((String) -> Void)?) throws -> (MoveExplorer, Bool) {
+    static func explore(rulesFile: String, options: Options, askBot: Bool, toleratesDrawingBot: Bool = false,
+                        observes: (Game) -> Bool = { _ in false }, progress: ((String) -> Void)?) throws -> (MoveExplorer, Bool) {
         let limits = LuaLimits(memoryBytes: options.memoryBytes, instructionBudget: LuaLimits.default.instructionBudget)
         var found: (MoveExplorer, Bool)?
         for keepLastRoll in [false, true] {
@@ -128,6 +128,7 @@ public enum BestPlay {
             states.budget.maxMemory = options.maxMemory
             let explorer = try MoveExplorer(states: states, game: game)
             explorer.askBot = askBot
+            explorer.toleratesDrawingBot = toleratesDrawingBot
             if observes(game) { explorer.observations = Observations(seats: game.playerNames.count) }
             do {
                 _ = try explorer.explore(progress: progress)

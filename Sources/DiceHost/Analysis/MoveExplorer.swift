@@ -9,6 +9,10 @@ final class MoveExplorer {
     let graph = MoveGraph()
     /// Whether to ask the rules' bot in every position (for `odds --vs solver`).
     var askBot = false
+    /// Whether a bot that draws random numbers (a bluff) is noted (`botDrawsRandom`, and
+    /// the bot asked no more) instead of making the game not analysable.
+    var toleratesDrawingBot = false
+    private(set) var botDrawsRandom = false
     /// What each seat is shown, kept for best play with secrets (nil: not kept).
     var observations: Observations?
     /// The declared actions with each argument list to try (nil: listed per position).
@@ -111,6 +115,13 @@ final class MoveExplorer {
             do {
                 botChoice = try game.withInputBudget { try game.askBot(seat: seat) }
             } catch { throw OddsError.ruleError("bot(g, \(name)): \(error)") }
+            if toleratesDrawingBot && game.lua.random.state != states.fixedRandom {
+                // No one move of the bot here (Mia's bluffs): noted, and the bot asked no more.
+                botDrawsRandom = true
+                askBot = false
+                botChoice = nil
+                game.lua.random.state = states.fixedRandom
+            }
             try states.checkRandom("the bot")
             let (after, _) = try states.encodeCurrent()
             if after != index { throw OddsError.notAnalysable("the bot changed the game when asked what \(name) does (a bot must only choose)") }

@@ -44,18 +44,17 @@ extension BestPlay {
             throw PolicyError(file: policyFile, problem: "no such file (write one with `dicehost solve RULES --policy \(policyFile)`)")
         }
         let started = DispatchTime.now().uptimeNanoseconds
-        let observes: (Game) -> Bool = { $0.hasView && !options.open }
+        let explorer = try explore(rulesFile: rulesFile, options: options, askBot: true, toleratesDrawingBot: true,
+                                   observes: { $0.hasView && !options.open }, progress: progress).0
+        // A bot that draws (Mia's bluffs) has no move per position: the module alone.
         var noBot: String?
-        var found: MoveExplorer
-        do {
-            found = try explore(rulesFile: rulesFile, options: options, askBot: true, observes: observes, progress: progress).0
-        } catch OddsError.notAnalysable(let why) where why.hasPrefix("the bot drew random numbers") {
-            // A bot that draws (Mia's bluffs) has no move per position: the module alone.
-            noBot = "the rules' bot draws random numbers, so it has no single move per position: only the policy in every seat is played"
-            found = try explore(rulesFile: rulesFile, options: options, askBot: false, observes: observes, progress: progress).0
+        if case .function = explorer.game.hooks.bot {
+            if explorer.botDrawsRandom {
+                noBot = "the rules' bot draws random numbers, so it has no single move per position: only the policy in every seat is played"
+            }
+        } else {
+            noBot = "the rules have no bot: only the policy in every seat is played"
         }
-        let explorer = found
-        if case .function = explorer.game.hooks.bot {} else { noBot = "the rules have no bot: only the policy in every seat is played" }
         if explorer.observations != nil {
             var result = try Equilibrium.playback(explorer: explorer, policyFile: policyFile, options: options,
                                                   botPlays: noBot == nil, started: started)
