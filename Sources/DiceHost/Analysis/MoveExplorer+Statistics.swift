@@ -88,14 +88,10 @@ extension MoveExplorer {
             moves.append(SampleMove(label: "roll \(text)") { [game] in try game.roll(values: values) })
         }
         for action in actionMoves {
-            let lists: [[LuaValue]]
-            if let fixed = action.lists {
-                lists = fixed
-            } else {
-                do { lists = try game.withInputBudget { try game.listedArguments(of: action.name, seat: seat) } } catch { continue }
-            }
+            // A choices function that fails or draws is reported by the exploration itself.
+            guard let lists = try? argumentLists(action, seat: seat) else { continue }
             for arguments in lists {
-                let label = ([action.name] + arguments.map(\.description)).joined(separator: " ")
+                let label = Self.label(action: action.name, arguments: arguments)
                 moves.append(SampleMove(label: label) { [game] in
                     try game.withInputBudget { try game.act(action.name, arguments: arguments) }
                 })

@@ -75,6 +75,23 @@ final class MoveExplorer {
         return Int32(index)
     }
 
+    /// The argument lists of `action` for `seat`: declared, or listed by its choices
+    /// function in the live position (which must draw no random numbers).
+    func argumentLists(_ action: (name: String, lists: [[LuaValue]]?), seat: Int) throws -> [[LuaValue]] {
+        if let fixed = action.lists { return fixed }
+        let lists: [[LuaValue]]
+        do { lists = try game.withInputBudget { try game.listedArguments(of: action.name, seat: seat) } } catch {
+            throw OddsError.ruleError("choices.\(action.name)(g, \(game.playerName(seat: seat))): \(error)")
+        }
+        try states.checkRandom("choices.\(action.name)")
+        return lists
+    }
+
+    /// A move's label: the action and its arguments, as typed ("bid 2 5").
+    static func label(action: String, arguments: [LuaValue]) -> String {
+        ([action] + arguments.map(\.description)).joined(separator: " ")
+    }
+
     /// Whether an error is the rules refusing the move (not legal here): an input the
     /// host refuses, or an error raised with level 0 (no file and line).
     static func isRefusal(_ error: Error) -> Bool {
@@ -147,19 +164,12 @@ final class MoveExplorer {
         // Every declared action with each declared choice (listed here when the choices
         // are a function of the position).
         for action in actionMoves {
-            let lists: [[LuaValue]]
-            if let fixed = action.lists {
-                lists = fixed
-            } else {
+            if action.lists == nil {
                 try reset()
-                do { lists = try game.withInputBudget { try game.listedArguments(of: action.name, seat: seat) } } catch {
-                    throw OddsError.ruleError("choices.\(action.name)(g, \(name)): \(error)")
-                }
-                try states.checkRandom("choices.\(action.name)")
                 fresh = false
             }
-            for arguments in lists {
-                let label = ([action.name] + arguments.map(\.description)).joined(separator: " ")
+            for arguments in try argumentLists(action, seat: seat) {
+                let label = Self.label(action: action.name, arguments: arguments)
                 try reset()
                 clearEvents()
                 do { try game.withInputBudget { try game.act(action.name, arguments: arguments) } } catch {
