@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # A throwaway PostgreSQL server in a temp folder, for tests (no Docker, no system cluster):
 #
-#   url=$(scripts/throwaway-postgres.sh start DIR)   # DIR: an empty folder from mktemp -d
-#   ...                                               # postgres://dicehost:PASSWORD@127.0.0.1:PORT/dicehost
-#   scripts/throwaway-postgres.sh stop DIR            # stops it and deletes DIR
+#   url=$(scripts/throwaway-postgres.sh start DIR [PID])   # DIR: an empty folder from mktemp -d
+#   ...                                                     # postgres://dicehost:PASSWORD@127.0.0.1:PORT/dicehost
+#   scripts/throwaway-postgres.sh stop DIR                  # stops it and deletes DIR
 #
+# With PID (a test process), the server is also stopped and DIR deleted once that process
+# has ended, however it ended (a test run that crashes leaves no server behind).
 # It listens on 127.0.0.1 at a free port and on a Unix socket in DIR, and asks for the
 # password printed in the URL over TCP (scram-sha-256), so a wrong password is refused.
 # Debian's binaries (`apt-get install postgresql`, scripts/ensure-postgres.sh) are found
@@ -13,10 +15,12 @@
 # is handed to that user. Exit status 3 (and a line on stderr) when PostgreSQL is not installed.
 set -euo pipefail
 
-usage() { echo "usage: $0 start DIR | stop DIR" >&2; exit 2; }
-[ $# = 2 ] || usage
+usage() { echo "usage: $0 start DIR [PID] | stop DIR" >&2; exit 2; }
+[ $# = 2 ] || [ $# = 3 ] || usage
 command=$1
 dir=$2
+watch_pid=${3:-}
+case "$watch_pid" in ''|*[!0-9]*) [ -z "$watch_pid" ] || usage ;; esac
 case "$dir" in /*) ;; *) dir="$(pwd)/$dir" ;; esac
 
 bindir=""
@@ -54,13 +58,18 @@ start)
   printf '%s\n' "$password" > "$dir/password"
   if [ "$(id -u)" = 0 ]; then chown "$owner" "$dir/password"; fi
   as_owner "$bindir/initdb" -D "$dir/data" -U dicehost --pwfile="$dir/password" \
-    --auth-local=trust --auth-host=scram-sha-256 -E UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 \
+    --no-sync --auth-local=trust --auth-host=scram-sha-256 -E UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 \
     || { cat "$dir/initdb.log" >&2; exit 1; }
   # fsync off: a throwaway server for tests, nothing in it needs to outlive a crash.
   as_owner "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 \
     -o "-k $dir -p $port -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
     start >/dev/null || { cat "$dir/server.log" >&2; exit 1; }
   as_owner "$bindir/createdb" -h "$dir" -p "$port" -U dicehost dicehost
+  if [ -n "$watch_pid" ]; then
+    # Detached, its output nowhere: the caller reading this script's output is not kept waiting.
+    setsid bash -c 'while kill -0 "$1" 2>/dev/null; do sleep 1; done; exec bash "$2" stop "$3"' \
+      watcher "$watch_pid" "$0" "$dir" </dev/null >/dev/null 2>&1 &
+  fi
   echo "postgres://dicehost:$password@127.0.0.1:$port/dicehost"
   ;;
 stop)
