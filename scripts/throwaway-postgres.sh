@@ -47,6 +47,12 @@ fi
 
 case "$command" in
 start)
+  # The server and the watcher outlive this script: they must not hold the caller's
+  # descriptors beyond stdin/out/err (Foundation's Process learns that its child ended
+  # when a descriptor it handed it is closed by everyone who has it).
+  for fd in $(ls /proc/$$/fd 2>/dev/null); do
+    if [ "$fd" -gt 2 ] 2>/dev/null; then eval "exec $fd>&-" 2>/dev/null || true; fi
+  done
   [ -d "$dir" ] || { echo "throwaway-postgres: $dir is not a folder (make one with mktemp -d)" >&2; exit 2; }
   [ -z "$(ls -A "$dir")" ] || { echo "throwaway-postgres: $dir is not empty" >&2; exit 2; }
   # The Unix socket's path must fit in 107 bytes.
@@ -63,7 +69,7 @@ start)
   # fsync off: a throwaway server for tests, nothing in it needs to outlive a crash.
   as_owner "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 \
     -o "-k $dir -p $port -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
-    start >/dev/null || { cat "$dir/server.log" >&2; exit 1; }
+    start </dev/null >"$dir/pg_ctl.log" 2>&1 || { cat "$dir/pg_ctl.log" "$dir/server.log" >&2; exit 1; }
   as_owner "$bindir/createdb" -h "$dir" -p "$port" -U dicehost dicehost
   if [ -n "$watch_pid" ]; then
     # Detached, its output nowhere: the caller reading this script's output is not kept waiting.
