@@ -22,6 +22,8 @@ dir=$2
 watch_pid=${3:-}
 case "$watch_pid" in ''|*[!0-9]*) [ -z "$watch_pid" ] || usage ;; esac
 case "$dir" in /*) ;; *) dir="$(pwd)/$dir" ;; esac
+# The server's user may not enter the caller's folder (root's home is 0700).
+cd /
 
 bindir=""
 if command -v pg_config >/dev/null 2>&1 && [ -x "$(pg_config --bindir)/initdb" ]; then
@@ -58,7 +60,11 @@ start)
   # The Unix socket's path must fit in 107 bytes.
   [ ${#dir} -lt 80 ] || { echo "throwaway-postgres: $dir is too long a path for a Unix socket" >&2; exit 2; }
   password=$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')
-  port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  if command -v python3 >/dev/null 2>&1; then
+    port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  else
+    port=$((20000 + RANDOM % 40000))
+  fi
   if [ "$(id -u)" = 0 ]; then chown "$owner" "$dir"; fi
   chmod 700 "$dir"
   printf '%s\n' "$password" > "$dir/password"
