@@ -211,3 +211,28 @@ struct PostgresStoreTests {
         return String(UInt16(bigEndian: address.sin_port))
     }
 }
+
+/// `--store postgres://…` addresses, read without a database.
+@Suite struct PostgresAddressTests {
+    @Test func bothSchemesAndPercentEncodedCredentialsAreReadAndThePasswordIsNeverShown() throws {
+        let address = try PostgresAddress("postgresql://dice%40host:p%3Ass@db.example:6543/rooms?sslmode=require")
+        #expect(address.user == "dice@host" && address.password == "p:ss" && address.host == "db.example")
+        #expect(address.port == 6543 && address.database == "rooms" && address.sslMode == "require")
+        #expect(address.description == "postgres://dice@host@db.example:6543/rooms")
+        #expect(try PostgresAddress("postgres://ann@localhost/games").port == 5432, "the default port")
+        #expect(PostgresAddress.isPostgres("rooms.sqlite") == false && PostgresAddress.isPostgres("POSTGRES://a@b/c"))
+    }
+
+    @Test func aBadAddressNamesWhatIsWrongWithoutThePassword() {
+        for (text, expected) in [("postgres://ann:hunter2@db.example/", "names no database"), ("postgres://ann:hunter2@db.example:0/x", "port"),
+                                 ("postgres://ann:hunter2@db.example/x?timeout=3", "unknown option 'timeout'"),
+                                 ("postgres://ann:hunter2@db.example/a/b", "more than one path part")] {
+            #expect {
+                try PostgresAddress(text)
+            } throws: { error in
+                let message = "\(error)"
+                return message.contains(expected) && !message.contains("hunter2") && message.contains("ann:***@db.example")
+            }
+        }
+    }
+}
