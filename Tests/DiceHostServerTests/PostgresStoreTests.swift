@@ -141,6 +141,7 @@ struct PostgresStoreTests {
         defer { first.stop(); second.stop() }
         let a = try await first.twoPlayerRoom("race.lua")
         let b = try await second.twoPlayerRoom("snap.lua")
+        _ = try #require(await b.bob.next("events"), "the game started (its start is stored before its events are sent)")
         let lobby = try await first.client()
         try await lobby.hello()
         lobby.send(["type": "rooms"])

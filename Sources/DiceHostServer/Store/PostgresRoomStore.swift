@@ -30,11 +30,12 @@ final class PostgresRoomStore: SharedRoomStore, @unchecked Sendable {
         owner = (0..<4).map { _ in String(format: "%08x", UInt32.random(in: .min ... .max)) }.joined()
         self.leaseSeconds = leaseSeconds
         // A transaction left open by a process that stopped (SIGSTOP, a lost network) holds
-        // its lease rows' locks: PostgreSQL ends it after a lease's time, so a takeover
-        // waits at most that long.
-        let idle = String(Int((leaseSeconds * 1000).rounded()))
+        // its lease rows' locks: PostgreSQL ends it after twice the lease (at least 10 s,
+        // so a busy process between two statements of its own transaction is not cut
+        // off), and a takeover waits for the lock a little longer than that.
+        let idle = Int((max(10, 2 * leaseSeconds) * 1000).rounded())
         client = PostgresClient(configuration: address.clientConfiguration(parameters: [
-            ("idle_in_transaction_session_timeout", idle), ("lock_timeout", String(Int((leaseSeconds * 2000).rounded()))),
+            ("idle_in_transaction_session_timeout", String(idle)), ("lock_timeout", String(idle + 5000)),
             ("application_name", "dicehost serve"),
         ]))
         let client = self.client
