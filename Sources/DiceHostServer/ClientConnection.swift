@@ -102,7 +102,8 @@ final class ClientConnection {
             sendError(error.code, error.message)
             return nil
         } catch {
-            sendError("server-error", "room \(id) cannot be opened: \(error)")
+            FileHandle.standardError.write(Data("dicehost serve: room \(id) cannot be opened: \(error)\n".utf8))
+            sendError("server-error", "room \(id) cannot be opened (the server's operator is told why)")
             return nil
         }
         guard let target = found else {
