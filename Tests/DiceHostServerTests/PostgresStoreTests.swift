@@ -135,6 +135,20 @@ struct PostgresStoreTests {
         #expect(try #require(await again.next("error"))["code"] as? String == "owned-elsewhere")
     }
 
+    @Test func aServerFindsAtItsNextHeartbeatThatItsRoomWasTakenOverAndSendsItsPlayersOn() async throws {
+        let url = try await ThrowawayPostgres.database()
+        let server = try await start(store: url, lease: 2)
+        defer { server.stop() }
+        let r = try await server.twoPlayerRoom("race.lua", fields: ["params": ["target": "1000"]])
+        _ = try await roll(r.ann, seq: 1)
+        try await ThrowawayPostgres.query(url, "UPDATE room_leases SET owner = 'elsewhere', epoch = epoch + 1 RETURNING room")
+        // Nobody plays: the heartbeat (every half second here) finds the lease gone.
+        let moved = try #require(await r.ann.next("error"))
+        #expect(moved["code"] as? String == "moved", "\(moved)")
+        _ = await r.ann.drain(for: .milliseconds(500))
+        #expect(r.ann.closed, "the connection is closed so the client reconnects")
+    }
+
     @Test func theLobbyListsTheRoomsOfEveryProcess() async throws {
         let url = try await ThrowawayPostgres.database()
         let first = try await start(store: url), second = try await start(store: url)
