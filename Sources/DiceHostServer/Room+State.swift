@@ -20,6 +20,15 @@ extension Room {
         var tail: String?
         /// The views written so far for this moment: seats whose views are equal share one text.
         var views = SeatView.WrittenViews()
+        /// Views and tables made ahead for the seats a broadcast goes to (`prepareLooks`).
+        var looks: [String?: (view: String, table: String?)] = [:]
+    }
+
+    /// Makes the views and tables of `viewers` in one go: a view that is the same for
+    /// every seat is made once (`Game.viewsAndTables`).
+    func prepareLooks(for viewers: [String?], _ parts: inout StateParts) {
+        guard let game, parts.tail != nil, viewers.count > 1 else { return }
+        parts.looks = SeatView.viewsAndTablesJSON(game, for: viewers, written: &parts.views)
     }
 
     /// `viewer`'s state: the shared parts around the fields only that seat may see.
@@ -27,7 +36,7 @@ extension Room {
         guard let game, let tail = parts.tail else { return parts.head }
         var out = parts.head
         if let lastRoll = SeatView.lastRollJSON(game, for: viewer) { out += "\"lastRoll\":\(lastRoll)," }
-        let (view, table) = SeatView.viewAndTableJSON(game, for: viewer, written: &parts.views)
+        let (view, table) = parts.looks[viewer] ?? SeatView.viewAndTableJSON(game, for: viewer, written: &parts.views)
         out += "\"view\":\(view),\"viewer\":\(viewer.map(\.jsonQuoted) ?? "null"),"
         if let moves = SeatView.movesJSON(game, for: viewer) { out += "\"moves\":\(moves)," }
         if let table { out += "\"table\":\(table)," }

@@ -475,6 +475,11 @@ actor Room {
     private func broadcastPerSeat(except skipped: UInt64? = nil, _ make: (_ viewer: String?, _ state: String) -> String) {
         guard !subscribers.isEmpty else { return }
         var parts = stateParts()
+        var seatsSent: [Int?] = []
+        for subscriber in subscribers.values where subscriber.client.id != skipped && !seatsSent.contains(subscriber.seat) {
+            seatsSent.append(subscriber.seat)
+        }
+        prepareLooks(for: seatsSent.map { $0.map { seats[$0].name } }, &parts)
         var made: [Int?: String] = [:]
         for subscriber in subscribers.values where subscriber.client.id != skipped {
             let text: String

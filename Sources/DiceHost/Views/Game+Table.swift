@@ -56,6 +56,60 @@ extension Game {
         }
     }
 
+    /// Whether every seat's view is the same: the game has no `view` hook (everyone sees
+    /// the whole game), or one that cannot read its viewer (`view(g)`: one parameter, no
+    /// `...`). Then `viewsAndTables` calls the hook once for all seats.
+    public var viewIsTheSameForEveryone: Bool { !hasView || hooks.viewIgnoresViewer }
+
+    /// A look for each of `viewers`: the same as `viewAndTable(for:)` for each, in order,
+    /// but when every seat's view is the same (`viewIsTheSameForEveryone`) the view hook
+    /// runs and its result is encoded once (issue 32: a served Snap input made four equal
+    /// views). The table hook still runs per seat (its `t` is the seat's own), each time
+    /// from the view as it was made: what one seat's table hook writes into `v` or `g` is
+    /// put back before the next seat's runs, so no seat's table holds what another's saw.
+    public func viewsAndTables(for viewers: [String?]) -> [(view: Result<JSONValue, any Error>, table: Result<JSONValue, any Error>?)] {
+        guard viewIsTheSameForEveryone, viewers.count > 1 else { return viewers.map(viewAndTable(for:)) }
+        let hook = lua.get(rulesTable, "table")
+        let hasTable: Bool
+        if case .function = hook { hasTable = true } else { hasTable = false }
+        for viewer in viewers {
+            do { try checkViewer(viewer) } catch { return viewers.map(viewAndTable(for:)) }
+        }
+        // With a table hook each seat's look below checks g (and puts back what the view
+        // hook wrote, too); without one this look does.
+        return leavingUnchanged(restoringLua: !hasTable) {
+            if transactional { _ = try? currentSnapshot() }
+            let value: LuaValue
+            do { value = try viewValue(for: nil) } catch {
+                if hasTable, let lastSnapshot, !putBack(lastSnapshot) { clockSeenByLua = nil }
+                return viewers.map { _ in (.failure(error), hasTable ? .failure(error) : nil) }
+            }
+            var encoder = ViewEncoder(lua: lua)
+            let view = encoder.encode(value)
+            guard hasTable else { return viewers.map { _ in (.success(view), nil) } }
+            // The seats' table hooks share the hook's `v` when a copy of it can be taken to
+            // compare with (and put back from) after each; else, and in a game without a
+            // view hook (whose `v` holds g's own tables, which each look checks), each
+            // seat's hook gets a `v` of its own.
+            var copyOfView: [LuaValue]?
+            if hasView, case .table(let t) = value {
+                copyOfView = lua.withoutBudget { try? lua.call(api.snapshot, [.table(t)], budget: .some(nil)) }
+            }
+            var shared = copyOfView != nil
+            if case .table = value {} else { shared = true } // a string or number: nothing to write into
+            return viewers.map { viewer in
+                leavingUnchanged(restoringLua: true) {
+                    defer { if let copyOfView { putBack(copyOfView) } }
+                    let seatValue: LuaValue
+                    if shared { seatValue = value } else {
+                        do { seatValue = try viewValue(for: viewer) } catch { return (.success(view), .failure(error)) }
+                    }
+                    return (.success(view), Result { try tableValue(hook, view: seatValue, for: viewer) })
+                }
+            }
+        }
+    }
+
     /// The `table` hook's result for `viewer`, given its view, as JSON.
     private func tableValue(_ hook: LuaValue, view: LuaValue, for viewer: String?) throws -> JSONValue {
         let facts = try tableFacts(for: viewer)
