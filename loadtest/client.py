@@ -111,7 +111,7 @@ class Player:
                                                   ping_interval=None)
         async with connection as ws:
             self.ws = ws
-            await self.send({"type": "hello", "version": 1})
+            await self.send({"type": "hello", "version": 2})  # 2: an input's ack rides in its events message
             await ws.recv()
             if create:
                 if GAME == "liars-dice":
