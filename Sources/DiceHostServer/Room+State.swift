@@ -43,6 +43,14 @@ extension Room {
         return out + tail
     }
 
+    /// Two lowercase hex digits of a colour channel clamped to 0...255 (what `%02x` wrote,
+    /// without `String(format:)`'s variadic arguments on every broadcast).
+    static func hexByte(_ value: Int) -> String {
+        let byte = min(max(value, 0), 255)
+        return String(hexDigits[byte >> 4]) + String(hexDigits[byte & 0x0F])
+    }
+    private static let hexDigits = Array("0123456789abcdef")
+
     /// The parts of the state that are the same for every seat and spectator.
     func stateParts() -> StateParts {
         let rules = game?.rules ?? entry.rules
@@ -80,7 +88,7 @@ extension Room {
         let phase = game.isOver ? "over" : "playing"
         out += "\"phase\":\"\(phase)\",\"players\":[\(players.joined(separator: ","))],\"current\":\((current.map(\.jsonQuoted)) ?? "null"),"
         out += "\"now\":\(game.now),\"clock\":\(clockNow),\"nextTimer\":\(game.nextTimerDue.map(String.init) ?? "null"),"
-        let leds = game.led.colors(at: game.now).map { String(format: "\"#%02x%02x%02x\"", min(max($0.red, 0), 255), min(max($0.green, 0), 255), min(max($0.blue, 0), 255)) }
+        let leds = game.led.colors(at: game.now).map { "\"#" + Self.hexByte($0.red) + Self.hexByte($0.green) + Self.hexByte($0.blue) + "\"" }
         out += "\"leds\":[\(leds.joined(separator: ","))],"
         var tail = ""
         switch game.outcome {
