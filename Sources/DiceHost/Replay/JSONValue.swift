@@ -103,8 +103,12 @@ public enum JSONValue: Codable, Equatable, Sendable, CustomStringConvertible {
     /// all >= 0x80, so they are copied as they are.
     private static func quote(_ text: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        // Most strings (names, keys, card faces) need no escape: copied whole.
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+        // Most strings (names, keys, card faces) need no escape: copied whole (the check
+        // on the contiguous bytes: through the generic view it cost as much as the copy).
+        let plain = text.utf8.withContiguousStorageIfAvailable { bytes in
+            !bytes.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }
+        } ?? !text.utf8.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }
+        if plain {
             out.append(contentsOf: text.utf8)
             out.append(UInt8(ascii: "\""))
             return
