@@ -157,6 +157,16 @@ import Testing
         #expect(GameSession(game: game).describeState() == before)
     }
 
+    @Test func whatATableHookWritesIntoTParamsIsPutBackBeforeTheNextSeat() throws {
+        let source = Self.rules.replacingOccurrences(of: "  v.pile.by = t.you\n", with: "  t.params.seen = (t.params.seen or 0) + 1\n  v.n = v.n + t.params.seen - 1\n")
+        #expect(source != Self.rules)
+        let game = try game(source, counting: .init())
+        let before = GameSession(game: game).describeState()
+        let looks = game.viewsAndTables(for: ["Ann", "Bob"])
+        #expect(try looks.map { try $0.table?.get().description } == ["{\"headline\":\"Ann 1 8\"}", "{\"headline\":\"Bob 1 8\"}"])
+        #expect(GameSession(game: game).describeState() == before)
+    }
+
     @Test func aViewThatTakesItsViewerStillRunsForEachSeat() throws {
         let calls = ServedLooksTests.Counter()
         let game = try game(ServedLooksTests.rules, counting: calls)
