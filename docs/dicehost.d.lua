@@ -79,7 +79,7 @@ function Game:is_over() end
 ---@field turn fun(g: Game, p: Player)|nil
 ---@field roll fun(g: Game, p: Player, r: Roll)
 ---@field bot fun(g: Game|table, p: Player): string|table|nil "roll", an action, {"ante", 25}, {"roll", keep = {1, 3}}, {"wait", 500}; with a view hook its first argument is view(g, p), not g
----@field view fun(g: Game, viewer: Player|nil): any what viewer (nil: a spectator) may see; without it everything is visible
+---@field view fun(g: Game, viewer: Player|nil): any what viewer (nil: a spectator) may see; without it everything is visible; declared `view(g)` (no viewer) it is the same for every seat and a server makes it once per input
 ---@field table fun(v: any, t: TableFacts): TableDrawing|nil what the browser table draws for a seat, from its view v (never g) and t's facts (docs/scripting.md, "The table")
 ---@field migrate fun(g: Game)|nil
 ---@field status fun(g: Game): string|nil

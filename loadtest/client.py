@@ -29,6 +29,7 @@ import websockets
 
 PLAYERS = 4
 GAME = "snap"
+PROTOCOL = 2  # version 2: an input's ack rides in the acting client's events message (docs/protocol.md)
 OPENING = None  # asyncio.Semaphore, made in main (it needs the running loop)
 
 
@@ -111,7 +112,7 @@ class Player:
                                                   ping_interval=None)
         async with connection as ws:
             self.ws = ws
-            await self.send({"type": "hello", "version": 1})
+            await self.send({"type": "hello", "version": PROTOCOL})
             await ws.recv()
             if create:
                 if GAME == "liars-dice":
@@ -264,9 +265,12 @@ async def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--game", choices=["snap", "liars-dice"], default="snap")
     parser.add_argument("--server-pid", type=int, default=None)
+    parser.add_argument("--protocol", type=int, choices=[1, 2], default=2,
+                        help="the protocol version to say hello with (1: a separate ack message per input; for servers before version 2)")
     args = parser.parse_args()
-    global GAME, OPENING
+    global GAME, OPENING, PROTOCOL
     GAME = args.game
+    PROTOCOL = args.protocol
     OPENING = asyncio.Semaphore(200)
     server_cpu_before = process_cpu(args.server_pid)
     own_before = resource.getrusage(resource.RUSAGE_SELF)

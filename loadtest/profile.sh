@@ -3,7 +3,8 @@
 # port, loadtest/client.py's Snap rooms against it for SECONDS; with `perf`, the server is
 # sampled (`perf record -F 1999 -g`) into WORK/perf.data. Prints WORK and the client's
 # figures (server CPU per message and per input answered). PROFILE_GAME=liars-dice plays
-# Liar's Dice rooms (a view per seat) instead of Snap.
+# Liar's Dice rooms (a view per seat) instead of Snap. PROFILE_PROTOCOL=1 says hello with
+# protocol version 1 (a server from before version 2 refuses 2).
 # Needs .build-venv with websockets (loadtest/run.sh makes it). See bench/README.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,7 +21,7 @@ if [ "$mode" = perf ]; then
   perfpid=$!
 fi
 .build-venv/bin/python loadtest/client.py --url "ws://127.0.0.1:$port/ws" --rooms "$rooms" --seconds "$seconds" --logs "$work/logs" --prefix p --server-pid "$pid" \
-  --game "${PROFILE_GAME:-snap}" > "$work/client.out" 2>&1 || true
+  --game "${PROFILE_GAME:-snap}" --protocol "${PROFILE_PROTOCOL:-2}" > "$work/client.out" 2>&1 || true
 [ "$mode" = perf ] && wait "$perfpid" || true
 rss_end=$(rss)
 kill "$pid"; wait "$pid" 2>/dev/null || true

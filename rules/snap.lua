@@ -111,8 +111,9 @@ snap.actions = {
   end,
 }
 
--- Everyone sees the same: stacks face down (a count), the open piles' top cards.
-function snap.view(g, viewer)
+-- Everyone sees the same: stacks face down (a count), the open piles' top cards. No
+-- viewer parameter: a server makes this view once for all the seats (docs/scripting.md).
+function snap.view(g)
   local v = {turn = g.current and g.current.name, players = {},
              flip_in = g.state.auto and g.state.auto:left()} -- the slow player's card turns itself
   for i, p in ipairs(g.players) do

@@ -8,6 +8,8 @@ final class ClientConnection {
     let lobby: Lobby
     let limits: ServerLimits
     private var greeted = false
+    /// The protocol version the client said hello with (it decides how inputs are acknowledged).
+    private var version = ServerProtocol.version
     private var room: Room?
     private var tokens: Double
     private var lastRefill = ContinuousClock.now
@@ -43,14 +45,15 @@ final class ClientConnection {
             return sendError("bad-message", "\(error)", seq: ClientMessage.inputSeq(of: text))
         }
         if case .hello(let version) = message {
-            guard version == ServerProtocol.version else {
-                sendError("bad-version", "this server speaks protocol version \(ServerProtocol.version), not \(version)")
+            guard ServerProtocol.supportedVersions.contains(version) else {
+                sendError("bad-version", "this server speaks protocol versions \(ServerProtocol.supportedVersions.lowerBound) to \(ServerProtocol.supportedVersions.upperBound), not \(version)")
                 closing = true
                 return
             }
             greeted = true
+            self.version = version
             let rules = lobby.catalog.json
-            channel.send("{\"type\":\"hello\",\"version\":\(ServerProtocol.version),\"server\":\"dicehost\",\"maxMessageBytes\":\(ServerProtocol.maxMessageBytes),"
+            channel.send("{\"type\":\"hello\",\"version\":\(version),\"server\":\"dicehost\",\"maxMessageBytes\":\(ServerProtocol.maxMessageBytes),"
                          + "\"messagesPerSecond\":\(Self.jsonNumber(limits.messagesPerSecond)),\"rules\":\(rules)}")
             return
         }
@@ -121,7 +124,7 @@ final class ClientConnection {
         guard let room else {
             return sendError("not-in-room", "join a room before playing", seq: seq)
         }
-        await room.input(input, seq: seq, from: channel.id)
+        await room.input(input, seq: seq, from: channel.id, ackInEvents: version >= 2)
     }
 
     /// The connection closed: the seat stays for its token.

@@ -20,6 +20,15 @@ extension Room {
         var tail: String?
         /// The views written so far for this moment: seats whose views are equal share one text.
         var views = SeatView.WrittenViews()
+        /// Views and tables made ahead for the seats a broadcast goes to (`prepareLooks`).
+        var looks: [String?: (view: String, table: String?)] = [:]
+    }
+
+    /// Makes the views and tables of `viewers` in one go: a view that is the same for
+    /// every seat is made once (`Game.viewsAndTables`).
+    func prepareLooks(for viewers: [String?], _ parts: inout StateParts) {
+        guard let game, parts.tail != nil, viewers.count > 1 else { return }
+        parts.looks = SeatView.viewsAndTablesJSON(game, for: viewers, written: &parts.views)
     }
 
     /// `viewer`'s state: the shared parts around the fields only that seat may see.
@@ -27,12 +36,20 @@ extension Room {
         guard let game, let tail = parts.tail else { return parts.head }
         var out = parts.head
         if let lastRoll = SeatView.lastRollJSON(game, for: viewer) { out += "\"lastRoll\":\(lastRoll)," }
-        let (view, table) = SeatView.viewAndTableJSON(game, for: viewer, written: &parts.views)
+        let (view, table) = parts.looks[viewer] ?? SeatView.viewAndTableJSON(game, for: viewer, written: &parts.views)
         out += "\"view\":\(view),\"viewer\":\(viewer.map(\.jsonQuoted) ?? "null"),"
         if let moves = SeatView.movesJSON(game, for: viewer) { out += "\"moves\":\(moves)," }
         if let table { out += "\"table\":\(table)," }
         return out + tail
     }
+
+    /// Two lowercase hex digits of a colour channel clamped to 0...255 (what `%02x` wrote,
+    /// without `String(format:)`'s variadic arguments on every broadcast).
+    static func hexByte(_ value: Int) -> String {
+        let byte = min(max(value, 0), 255)
+        return String(hexDigits[byte >> 4]) + String(hexDigits[byte & 0x0F])
+    }
+    private static let hexDigits = Array("0123456789abcdef")
 
     /// The parts of the state that are the same for every seat and spectator.
     func stateParts() -> StateParts {
@@ -71,7 +88,7 @@ extension Room {
         let phase = game.isOver ? "over" : "playing"
         out += "\"phase\":\"\(phase)\",\"players\":[\(players.joined(separator: ","))],\"current\":\((current.map(\.jsonQuoted)) ?? "null"),"
         out += "\"now\":\(game.now),\"clock\":\(clockNow),\"nextTimer\":\(game.nextTimerDue.map(String.init) ?? "null"),"
-        let leds = game.led.colors(at: game.now).map { String(format: "\"#%02x%02x%02x\"", min(max($0.red, 0), 255), min(max($0.green, 0), 255), min(max($0.blue, 0), 255)) }
+        let leds = game.led.colors(at: game.now).map { "\"#" + Self.hexByte($0.red) + Self.hexByte($0.green) + Self.hexByte($0.blue) + "\"" }
         out += "\"leds\":[\(leds.joined(separator: ","))],"
         var tail = ""
         switch game.outcome {

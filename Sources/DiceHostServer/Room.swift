@@ -183,8 +183,10 @@ actor Room {
 
     /// An input from a seated client: checked (seat, sequence number, turn), applied as
     /// one transaction, logged and broadcast; or refused with an error to that client
-    /// only, the game unchanged.
-    func input(_ input: Input, seq: Int64, from clientID: UInt64) async {
+    /// only, the game unchanged. With `ackInEvents` (protocol version 2) the acting client's
+    /// `events` message carries the `ack` (one frame, not two) when the broadcast goes out
+    /// at once; else, and for an input without events, the `ack` is a message of its own.
+    func input(_ input: Input, seq: Int64, from clientID: UInt64, ackInEvents: Bool = false) async {
         guard let subscriber = subscribers[clientID] else { return }
         let client = subscriber.client
         guard subscriber.seat != nil else {
@@ -222,8 +224,21 @@ actor Room {
         if let journal {
             guard await stored(journal.commit(also: [.lastSeq(room: id, seat: seat, seq: seq)])) else { return }
         }
-        client.send(message("ack", ["seq": "\(seq)"]))
-        broadcastPending(cause: "{\"player\":\(name.jsonQuoted),\"input\":\(input.label.jsonQuoted),\"seq\":\(seq)}")
+        broadcastPending(cause: "{\"player\":\(name.jsonQuoted),\"input\":\(input.label.jsonQuoted),\"seq\":\(seq)}",
+                         ack: Acknowledgement(client: client, seq: seq, inEvents: ackInEvents))
+    }
+
+    /// The answer to an applied input: an `ack` message, or (`inEvents`, protocol version 2)
+    /// the field `"ack":seq` of the `events` message that client is sent.
+    struct Acknowledgement {
+        var client: ClientChannel
+        var seq: Int64
+        var inEvents: Bool
+    }
+
+    private func sendAck(_ ack: Acknowledgement?) {
+        guard let ack else { return }
+        ack.client.send(message("ack", ["seq": "\(ack.seq)"]))
     }
 
     private func apply(_ input: Input, by name: String) throws {
@@ -446,12 +461,15 @@ actor Room {
     // MARK: Messages
 
     /// Sends the events not yet sent, with the state after them, then waits for the next timer.
-    private func broadcastPending(cause: String?) {
-        guard let game else { return broadcastState() }
+    /// `ack` answers an input: inside its client's `events` message when it asks for that and
+    /// the events go out now, else as an `ack` message before the broadcast (as in version 1).
+    private func broadcastPending(cause: String?, ack: Acknowledgement? = nil) {
+        guard let game else { sendAck(ack); return broadcastState() }
         // Nothing is sent before it is stored: with writes on their way, the broadcast waits for them.
         if let journal, game.forgottenEvents + game.events.count > sentEvents {
             let ticket = journal.commit()
             if !journal.commits.isSettled(ticket) {
+                sendAck(ack)
                 Task { [weak self] in
                     guard await self?.stored(ticket) == true else { return }
                     await self?.broadcastPending(cause: cause)
@@ -464,12 +482,16 @@ actor Room {
         sentEvents = forgotten + events.count
         if first < sentEvents {
             // Each seat its own message (SeatView): its events and its view.
-            broadcastPerSeat { viewer, state in
+            var carried: (client: UInt64, field: String)?
+            if let ack, ack.inEvents { carried = (ack.client.id, "\"ack\":\(ack.seq),") } else { sendAck(ack) }
+            let acknowledged = broadcastPerSeat(carrying: carried) { viewer, state in
                 let list = SeatView.eventsJSON(events[max(0, first - forgotten)...], for: viewer)
                 return "{\"type\":\"events\",\"room\":\(self.id.jsonQuoted),\"first\":\(first),\"events\":[\(list)],"
                     + "\"cause\":\(cause ?? "null"),\"state\":\(state)}"
             }
+            if carried != nil, !acknowledged { sendAck(ack) } // not a subscriber now: answered all the same
         } else {
+            sendAck(ack)
             broadcastState()
         }
         // History kept for reconnects is bounded: once the log holds twice what a joining
@@ -485,11 +507,20 @@ actor Room {
 
     /// Sends each connection the message made for its seat (nil: spectators), made once
     /// per seat from that seat's state: no connection receives what another seat may see.
-    /// What the seats' states share is made once for all of them (issue 32).
-    private func broadcastPerSeat(except skipped: UInt64? = nil, _ make: (_ viewer: String?, _ state: String) -> String) {
-        guard !subscribers.isEmpty else { return }
+    /// What the seats' states share is made once for all of them (issue 32). `carrying`
+    /// puts a field (the `ack`) into one client's copy, after its type; true when that client was sent it.
+    @discardableResult
+    private func broadcastPerSeat(except skipped: UInt64? = nil, carrying carried: (client: UInt64, field: String)? = nil,
+                                  _ make: (_ viewer: String?, _ state: String) -> String) -> Bool {
+        guard !subscribers.isEmpty else { return false }
         var parts = stateParts()
+        var seatsSent: [Int?] = []
+        for subscriber in subscribers.values where subscriber.client.id != skipped && !seatsSent.contains(subscriber.seat) {
+            seatsSent.append(subscriber.seat)
+        }
+        prepareLooks(for: seatsSent.map { $0.map { seats[$0].name } }, &parts)
         var made: [Int?: String] = [:]
+        var sentCarried = false
         for subscriber in subscribers.values where subscriber.client.id != skipped {
             let text: String
             if let known = made[subscriber.seat] { text = known } else {
@@ -497,8 +528,15 @@ actor Room {
                 text = make(viewer, stateJSON(for: viewer, &parts))
                 made[subscriber.seat] = text
             }
-            subscriber.client.send(text)
+            if let carried, carried.client == subscriber.client.id, let comma = text.firstIndex(of: ",") {
+                // After the message's "type": {"type":"events","ack":N,"room":…}
+                subscriber.client.send(String(text[...comma]) + carried.field + text[text.index(after: comma)...])
+                sentCarried = true
+            } else {
+                subscriber.client.send(text)
+            }
         }
+        return sentCarried
     }
 
     private func broadcast(_ text: String, except skipped: UInt64? = nil) {

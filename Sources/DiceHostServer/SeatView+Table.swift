@@ -8,6 +8,20 @@ extension SeatView {
     /// on. Seats with equal views share one text (`WrittenViews`).
     static func viewAndTableJSON(_ game: Game, for viewer: String?, written: inout WrittenViews) -> (view: String, table: String?) {
         let (view, table) = game.viewAndTable(for: viewer)
+        return lookJSON(view: view, table: table, written: &written)
+    }
+
+    /// The views and tables of several seats at once (`Game.viewsAndTables`: a view the
+    /// same for every seat is made once), keyed by viewer.
+    static func viewsAndTablesJSON(_ game: Game, for viewers: [String?], written: inout WrittenViews) -> [String?: (view: String, table: String?)] {
+        var looks: [String?: (view: String, table: String?)] = [:]
+        for (viewer, look) in zip(viewers, game.viewsAndTables(for: viewers)) {
+            looks[viewer] = lookJSON(view: look.view, table: look.table, written: &written)
+        }
+        return looks
+    }
+
+    private static func lookJSON(view: Result<JSONValue, any Error>, table: Result<JSONValue, any Error>?, written: inout WrittenViews) -> (view: String, table: String?) {
         let tableText: String?
         switch table {
         case .success(let value)?: tableText = value.description

@@ -4,8 +4,13 @@ import Foundation
 /// The JSON protocol `dicehost serve` speaks over WebSocket (docs/protocol.md): its
 /// version, its limits, and the messages a client may send, decoded and checked.
 public enum ServerProtocol {
-    /// Bumped when a message changes in a way an old client would misread.
-    public static let version = 1
+    /// Bumped when a message changes in a way an old client would misread. Version 2: an
+    /// input whose events are sent is acknowledged inside the acting client's `events`
+    /// message (`"ack":N`), not by an `ack` message of its own (issue 32: one frame less
+    /// per input). A client that says hello with version 1 is still answered as before.
+    public static let version = 2
+    /// The versions a client may say hello with.
+    public static let supportedVersions: ClosedRange<Int> = 1...2
     /// The largest message a client may send (a bigger one closes the connection, code 1009).
     public static let maxMessageBytes = 8_192
     /// Names of players and rooms.

@@ -33,10 +33,10 @@ struct TestServer {
 
     /// A new two-seat room of `rules` (`fields` added to the create message) with Ann and
     /// Bob seated: their clients, the room, and each one's `joined` message.
-    func twoPlayerRoom(_ rules: String, fields: [String: Any] = [:]) async throws -> TwoPlayerRoom {
+    func twoPlayerRoom(_ rules: String, fields: [String: Any] = [:], versions: (ann: Int, bob: Int) = (1, 1)) async throws -> TwoPlayerRoom {
         let ann = try await client(), bob = try await client()
-        try await ann.hello()
-        try await bob.hello()
+        try await ann.hello(version: versions.ann)
+        try await bob.hello(version: versions.bob)
         ann.send(["type": "create", "rules": rules, "seats": 2].merging(fields) { _, new in new })
         let room = try #require(await ann.next("created")?["room"] as? String)
         ann.send(["type": "join", "room": room, "name": "Ann"])
@@ -158,10 +158,11 @@ final class TestClient: @unchecked Sendable {
         return nil
     }
 
-    /// Sends hello and reads the server's hello.
+    /// Sends hello and reads the server's hello (version 1 unless told: a separate `ack`
+    /// for every input; 2 acknowledges an input in its `events` message).
     @discardableResult
-    func hello() async throws -> [String: Any] {
-        send(["type": "hello", "version": 1])
+    func hello(version: Int = 1) async throws -> [String: Any] {
+        send(["type": "hello", "version": version])
         return try #require(await next("hello"))
     }
 

@@ -27,6 +27,13 @@ import Testing
         }
     }
 
+    @Test func aListOfEventsIsTheLineJSONEncoderWrote() throws {
+        let events = [GameEvent(time: 5, kind: .say("a\"b\n⚂")), GameEvent(time: 9, kind: .turn(player: "Ann"), audience: ["Ann"])].map(GameLog.json)
+        func throughEncoder<T: Encodable>(_ value: T) -> String { GameLog.line(value) }
+        #expect(GameLog.line(events) == throughEncoder(events))
+        #expect(GameLog.line([JSONValue]()) == "[]")
+    }
+
     @Test func aNonFiniteNumberIsNull() {
         #expect(JSONValue.array([.integer(1), .number(.nan), .number(.infinity)]).description == "[1,null,null]")
     }

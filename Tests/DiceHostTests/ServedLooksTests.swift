@@ -107,3 +107,93 @@ import Testing
         #expect(game.now == 0)
     }
 }
+
+/// Issue 32: a view hook declared without its viewer (`view(g)`) cannot show one seat
+/// anything another does not see, so a server's looks call it once for every seat; the
+/// table hook still runs per seat, each from the view as it was made.
+@Suite struct SharedViewTests {
+    static let rules = """
+        local r = rules { name = "Same view", players = {2, 2}, dice = false }
+        function r.setup(g) g.state.pile = {top = 7} end
+        function r.roll(g, p, r) end
+        function r.view(g)
+          count_view()
+          return {pile = g.state.pile, n = 0}
+        end
+        function r.table(v, t)
+          v.n = v.n + 1                  -- into the view all seats share: put back after each
+          v.pile.top = v.pile.top + 1    -- into g through the view: put back too
+          v.pile.by = t.you
+          return {headline = (t.you or "spectator") .. " " .. v.n .. " " .. v.pile.top}
+        end
+        return r
+        """
+
+    func game(_ source: String = rules, counting calls: ServedLooksTests.Counter) throws -> Game {
+        try Game(source: source, path: "test.lua", players: ["Ann", "Bob"], seed: 1,
+                 limits: LuaLimits(memoryBytes: 16 << 20, instructionBudget: 2_000_000),
+                 beforeRules: { lua in
+                     lua.set(lua.globals, "count_view", lua.function { _ in calls.value += 1; return 0 })
+                 })
+    }
+
+    @Test func aViewWithoutAViewerRunsOnceAndEverySeatGetsItsOwnTableFromItAsMade() throws {
+        let calls = ServedLooksTests.Counter()
+        let game = try game(counting: calls)
+        #expect(game.viewIsTheSameForEveryone)
+        let before = GameSession(game: game).describeState()
+        let viewers: [String?] = ["Ann", "Bob", nil]
+        let looks = game.viewsAndTables(for: viewers)
+        #expect(calls.value == 1)
+        #expect(try looks.map { try $0.view.get().description } == Array(repeating: "{\"n\":0,\"pile\":{\"top\":7}}", count: 3))
+        #expect(try looks.map { try $0.table?.get().description } == [
+            "{\"headline\":\"Ann 1 8\"}", "{\"headline\":\"Bob 1 8\"}", "{\"headline\":\"spectator 1 8\"}"])
+        // The same as each seat's own look, and the game as it was.
+        for (viewer, look) in zip(viewers, looks) {
+            let alone = game.viewAndTable(for: viewer)
+            #expect(try look.view.get() == alone.view.get())
+            #expect(try look.table?.get() == alone.table?.get())
+        }
+        #expect(GameSession(game: game).describeState() == before)
+    }
+
+    @Test func whatATableHookWritesIntoTParamsIsPutBackBeforeTheNextSeat() throws {
+        let source = Self.rules.replacingOccurrences(of: "  v.pile.by = t.you\n", with: "  t.params.seen = (t.params.seen or 0) + 1\n  v.n = v.n + t.params.seen - 1\n")
+        #expect(source != Self.rules)
+        let game = try game(source, counting: .init())
+        let before = GameSession(game: game).describeState()
+        let looks = game.viewsAndTables(for: ["Ann", "Bob"])
+        #expect(try looks.map { try $0.table?.get().description } == ["{\"headline\":\"Ann 1 8\"}", "{\"headline\":\"Bob 1 8\"}"])
+        #expect(GameSession(game: game).describeState() == before)
+    }
+
+    @Test func aViewThatTakesItsViewerStillRunsForEachSeat() throws {
+        let calls = ServedLooksTests.Counter()
+        let game = try game(ServedLooksTests.rules, counting: calls)
+        #expect(!game.viewIsTheSameForEveryone)
+        let looks = game.viewsAndTables(for: ["Ann", "Bob"])
+        #expect(calls.value == 2)
+        #expect(try looks.map { try $0.view.get().description } == ["{\"mine\":1,\"now\":0}", "{\"mine\":2,\"now\":0}"])
+    }
+
+    @Test func aViewTakingDotsOrNoHookAtAllIsJudgedByWhatItCanRead() throws {
+        let dots = Self.rules.replacingOccurrences(of: "function r.view(g)", with: "function r.view(g, ...)")
+        #expect(try !game(dots, counting: .init()).viewIsTheSameForEveryone)
+        let none = """
+            local r = rules { name = "No view", players = {2, 2}, dice = false }
+            function r.setup(g) g.state.pile = {top = 7} end
+            function r.roll(g, p, r) end
+            function r.table(v, t)
+              v.n = (v.n or 0) + 1
+              v.state.pile.top = v.state.pile.top + 1
+              return {headline = t.you .. " " .. v.n .. " " .. v.state.pile.top}
+            end
+            return r
+            """
+        let game = try game(none, counting: .init())
+        #expect(!game.hasView && game.viewIsTheSameForEveryone)
+        // Without a hook each seat's table gets a `v` of its own (g's tables in it, put back).
+        let looks = game.viewsAndTables(for: ["Ann", "Bob"])
+        #expect(try looks.map { try $0.table?.get().description } == ["{\"headline\":\"Ann 1 8\"}", "{\"headline\":\"Bob 1 8\"}"])
+    }
+}

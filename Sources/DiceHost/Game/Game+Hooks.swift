@@ -32,5 +32,10 @@ extension Game {
         hooks = Hooks(setup: lua.get(rulesTable, "setup"), turn: lua.get(rulesTable, "turn"),
                       roll: lua.get(rulesTable, "roll"), bot: lua.get(rulesTable, "bot"), status: lua.get(rulesTable, "status"),
                       view: view)
+        // Provable from the prototype alone: a function without a second parameter or
+        // `...` has no way to reach the viewer it is called with.
+        if let parameters = lua.parameters(of: view) {
+            hooks.viewIgnoresViewer = parameters.names.count <= 1 && !parameters.isVararg
+        }
     }
 }

@@ -102,15 +102,7 @@ extension Game {
     func leavingUnchanged<T>(restoringLua: Bool, _ body: () throws -> T) rethrows -> T {
         let saved = checkpoint()
         defer {
-            if restoringLua, let lastSnapshot {
-                lua.withoutBudget {
-                    let unchanged = try? lua.call(api.unchanged, lastSnapshot, budget: .some(nil)).first
-                    if unchanged != .boolean(true) {
-                        _ = try? lua.call(api.restore, lastSnapshot, budget: .some(nil))
-                        clockSeenByLua = nil
-                    }
-                }
-            }
+            if restoringLua, let lastSnapshot, !putBack(lastSnapshot) { clockSeenByLua = nil }
             host = saved.host
             eventLog.removeSubrange(saved.eventCount...)
             recordedMetrics.removeSubrange(saved.metricCount...)
@@ -118,6 +110,17 @@ extension Game {
             lua.creationSerial = saved.creationSerial
         }
         return try body()
+    }
+
+    /// Puts the tables of `copies` (a `snapshot`) back as they were copied, if anything
+    /// wrote to them; true when nothing had (they were only compared, not rewritten).
+    @discardableResult
+    func putBack(_ copies: [LuaValue]) -> Bool {
+        lua.withoutBudget {
+            guard (try? lua.call(api.unchanged, copies, budget: .some(nil)).first) != .boolean(true) else { return true }
+            _ = try? lua.call(api.restore, copies, budget: .some(nil))
+            return false
+        }
     }
 
     func rollBack(to saved: Checkpoint) {

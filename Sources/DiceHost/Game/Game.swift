@@ -78,6 +78,9 @@ public final class Game {
     struct Hooks {
         var setup: LuaValue = .nil, turn: LuaValue = .nil, roll: LuaValue = .nil, bot: LuaValue = .nil, status: LuaValue = .nil
         var view: LuaValue = .nil
+        /// The view hook declares one parameter (`view(g)`) and no `...`: it cannot read
+        /// its viewer, so every seat's view is the same and a server makes it once.
+        var viewIgnoresViewer = false
     }
     var restarts = 0
     /// The copy of the tables under `g` taken when the last input ended: the next

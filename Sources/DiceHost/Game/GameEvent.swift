@@ -101,39 +101,37 @@ public struct GameEvent: Equatable, Sendable, CustomStringConvertible {
     /// "[1500ms] turn Ann".
     public var timestamped: String { "[\(time)ms] \(description)" }
 
-    /// One JSON object: {"t":1500,"type":"turn","player":"Ann"}.
+    /// One JSON object: {"t":1500,"type":"turn","player":"Ann"}. Written field by field
+    /// with their types known (issue 32: a server writes every event for every seat; the
+    /// `Any` fields it was built from cost a dynamic cast each).
     public var json: String {
-        var fields: [(String, Any)] = [("t", time)]
+        var out = "{\"t\":" + String(time)
+        func field(_ name: String, _ value: String) { out += ",\"" + name + "\":" + value }
+        func list(_ values: [Int]) -> String { "[" + values.map(String.init).joined(separator: ",") + "]" }
+        func roll(_ type: String, _ p: String, _ r: Roll) {
+            field("type", Self.quote(type)); field("player", Self.quote(p)); field("values", list(r.values))
+            field("total", String(r.total)); field("flag", Self.quote(r.flag.rawValue))
+        }
         switch kind {
-        case .start(let players, let seed): fields += [("type", "start"), ("players", players), ("seed", seed)]
-        case .turn(let p): fields += [("type", "turn"), ("player", p)]
-        case .roll(let p, let r):
-            fields += [("type", "roll"), ("player", p), ("values", r.values), ("total", r.total), ("flag", r.flag.rawValue)]
-        case .say(let text): fields += [("type", "say"), ("text", text)]
-        case .led(let c): fields += [("type", "led"), ("command", c.description), ("mask", c.mask.rawValue), ("priority", c.priority)]
-        case .custom(let name, let data): fields += [("type", "emit"), ("name", name), ("data", data)]
-        case .win(let p): fields += [("type", "win"), ("player", p)]
-        case .lose(let p): fields += [("type", "lose"), ("player", p)]
-        case .draw: fields += [("type", "draw")]
-        case .eliminate(let p): fields += [("type", "eliminate"), ("player", p)]
-        case .reload(let text): fields += [("type", "reload"), ("text", text)]
-        case .error(let text): fields += [("type", "error"), ("text", text)]
-        case .hiddenRoll(let p, let n): fields += [("type", "roll"), ("player", p), ("hidden", true), ("dice", n)]
-        case .reveal(let p, let r):
-            fields += [("type", "reveal"), ("player", p), ("values", r.values), ("total", r.total), ("flag", r.flag.rawValue)]
+        case .start(let players, let seed):
+            field("type", "\"start\""); field("players", "[" + players.map(Self.quote).joined(separator: ",") + "]"); field("seed", String(seed))
+        case .turn(let p): field("type", "\"turn\""); field("player", Self.quote(p))
+        case .roll(let p, let r): roll("roll", p, r)
+        case .say(let text): field("type", "\"say\""); field("text", Self.quote(text))
+        case .led(let c):
+            field("type", "\"led\""); field("command", Self.quote(c.description)); field("mask", String(c.mask.rawValue)); field("priority", String(c.priority))
+        case .custom(let name, let data): field("type", "\"emit\""); field("name", Self.quote(name)); field("data", Self.quote(data))
+        case .win(let p): field("type", "\"win\""); field("player", Self.quote(p))
+        case .lose(let p): field("type", "\"lose\""); field("player", Self.quote(p))
+        case .draw: field("type", "\"draw\"")
+        case .eliminate(let p): field("type", "\"eliminate\""); field("player", Self.quote(p))
+        case .reload(let text): field("type", "\"reload\""); field("text", Self.quote(text))
+        case .error(let text): field("type", "\"error\""); field("text", Self.quote(text))
+        case .hiddenRoll(let p, let n): field("type", "\"roll\""); field("player", Self.quote(p)); field("hidden", "true"); field("dice", String(n))
+        case .reveal(let p, let r): roll("reveal", p, r)
         }
-        if let audience { fields.append(("to", audience)) }
-        return "{" + fields.map { "\(Self.quote($0.0)):\(Self.encode($0.1))" }.joined(separator: ",") + "}"
-    }
-
-    static func encode(_ value: Any) -> String {
-        switch value {
-        case let s as String: return quote(s)
-        case let a as [String]: return "[" + a.map(quote).joined(separator: ",") + "]"
-        case let a as [Int]: return "[" + a.map(String.init).joined(separator: ",") + "]"
-        case let b as Bool: return b ? "true" : "false"
-        default: return "\(value)"
-        }
+        if let audience { field("to", "[" + audience.map(Self.quote).joined(separator: ",") + "]") }
+        return out + "}"
     }
 
     /// `s` as a JSON string literal: quotes, backslashes and control characters escaped,

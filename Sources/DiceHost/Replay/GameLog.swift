@@ -225,6 +225,12 @@ public enum GameLog {
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// A list of JSON values as one line: what `line(_:)` writes through `JSONEncoder`,
+    /// written directly (a served room's store keeps each input's events so: issue 32).
+    public static func line(_ values: [JSONValue]) -> String {
+        JSONValue.array(values).description
+    }
+
     /// One entry's log line (no newline): the bytes `line(_:)` writes through `JSONEncoder`,
     /// written directly (a served room writes one per input: issue 32).
     public static func line(_ entry: Entry) -> String {

@@ -59,76 +59,77 @@ public enum JSONValue: Codable, Equatable, Sendable, CustomStringConvertible {
     /// (every seat's view, every room log line), where going through `Encodable` cost
     /// more than making the view (issue 32); a non-finite number is `null`.
     public var description: String {
-        var out = ""
+        // Bytes, not a String: appending to a String checks and grows its storage on every
+        // piece, which made writing a view cost more than making it (issue 32).
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
         write(into: &out)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
-    private func write(into out: inout String) {
+    private func write(into out: inout [UInt8]) {
         switch self {
-        case .null: out += "null"
-        case .bool(let value): out += value ? "true" : "false"
-        case .integer(let value): out += String(value)
-        case .unsigned(let value): out += String(value)
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
+        case .integer(let value): out.append(contentsOf: String(value).utf8)
+        case .unsigned(let value): out.append(contentsOf: String(value).utf8)
         case .number(let value):
             // Rare in views and logs: JSONEncoder's own form of a double (1e+20, 0.5, 1).
             let data = value.isFinite ? try? JSONEncoder().encode(value) : nil
-            out += data.map { String(decoding: $0, as: UTF8.self) } ?? "null"
+            out.append(contentsOf: data.map { Array($0) } ?? Array("null".utf8))
         case .string(let value): Self.quote(value, into: &out)
         case .array(let items):
-            out += "["
+            out.append(UInt8(ascii: "["))
             for (index, item) in items.enumerated() {
-                if index > 0 { out += "," }
+                if index > 0 { out.append(UInt8(ascii: ",")) }
                 item.write(into: &out)
             }
-            out += "]"
+            out.append(UInt8(ascii: "]"))
         case .object(let fields):
-            out += "{"
+            out.append(UInt8(ascii: "{"))
             for (index, key) in fields.keys.sorted().enumerated() {
-                if index > 0 { out += "," }
+                if index > 0 { out.append(UInt8(ascii: ",")) }
                 Self.quote(key, into: &out)
-                out += ":"
+                out.append(UInt8(ascii: ":"))
                 fields[key]?.write(into: &out)
             }
-            out += "}"
+            out.append(UInt8(ascii: "}"))
         }
     }
 
     /// A JSON string: `"` and `\\` escaped, control characters as \n, \t, \r, \b, \f or
-    /// \u00XX, everything else as it is (as JSONEncoder writes it).
-    private static func quote(_ text: String, into out: inout String) {
-        out += "\""
-        // Most strings (names, keys, card faces) need no escape: appended whole, which is
-        // far cheaper than scalar by scalar (issue 32: quoting was most of a view's JSON).
-        // Bytes of multi-byte UTF-8 are all >= 0x80, so the byte check is exact.
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
-            out += text
-            out += "\""
+    /// \u00XX, everything else as it is (as JSONEncoder writes it). Byte by byte: every
+    /// byte that needs an escape is ASCII, and the bytes of a multi-byte character are
+    /// all >= 0x80, so they are copied as they are.
+    private static func quote(_ text: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        // Most strings (names, keys, card faces) need no escape: copied whole (the check
+        // on the contiguous bytes: through the generic view it cost as much as the copy).
+        let plain = text.utf8.withContiguousStorageIfAvailable { bytes in
+            !bytes.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }
+        } ?? !text.utf8.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }
+        if plain {
+            out.append(contentsOf: text.utf8)
+            out.append(UInt8(ascii: "\""))
             return
         }
-        var plain = text.unicodeScalars.startIndex
-        let scalars = text.unicodeScalars
-        for index in scalars.indices {
-            let scalar = scalars[index]
-            let escape: String
-            switch scalar {
-            case "\"": escape = "\\\""
-            case "\\": escape = "\\\\"
-            case "\n": escape = "\\n"
-            case "\t": escape = "\\t"
-            case "\r": escape = "\\r"
-            case "\u{08}": escape = "\\b"
-            case "\u{0C}": escape = "\\f"
-            case let c where c.value < 0x20:
-                let hex = String(c.value, radix: 16)
-                escape = "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: continue
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "\""))
+            case UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "\\"))
+            case 0x0A: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "n"))
+            case 0x09: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "t"))
+            case 0x0D: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "r"))
+            case 0x08: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "b"))
+            case 0x0C: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "f"))
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                out.append(contentsOf: "\\u00".utf8)
+                out.append(hex[Int(byte >> 4)])
+                out.append(hex[Int(byte & 0x0F)])
+            default: out.append(byte)
             }
-            out.unicodeScalars.append(contentsOf: scalars[plain..<index])
-            out += escape
-            plain = scalars.index(after: index)
         }
-        out.unicodeScalars.append(contentsOf: scalars[plain...])
-        out += "\""
+        out.append(UInt8(ascii: "\""))
     }
 }

@@ -56,6 +56,62 @@ extension Game {
         }
     }
 
+    /// Whether every seat's view is the same: the game has no `view` hook (everyone sees
+    /// the whole game), or one that cannot read its viewer (`view(g)`: one parameter, no
+    /// `...`). Then `viewsAndTables` calls the hook once for all seats.
+    public var viewIsTheSameForEveryone: Bool { !hasView || hooks.viewIgnoresViewer }
+
+    /// A look for each of `viewers`: the same as `viewAndTable(for:)` for each, in order,
+    /// but when every seat's view is the same (`viewIsTheSameForEveryone`) the view hook
+    /// runs and its result is encoded once (issue 32: a served Snap input made four equal
+    /// views). The table hook still runs per seat (its `t` is the seat's own), each time
+    /// from the view as it was made: what one seat's table hook writes into what it is
+    /// given (`v`, the tables of g in it, `t.params`) is put back before the next seat's
+    /// runs, so no seat's table holds what another's saw; the game is left as it was.
+    public func viewsAndTables(for viewers: [String?]) -> [(view: Result<JSONValue, any Error>, table: Result<JSONValue, any Error>?)] {
+        guard viewIsTheSameForEveryone, viewers.count > 1 else { return viewers.map(viewAndTable(for:)) }
+        let hook = lua.get(rulesTable, "table")
+        let hasTable: Bool
+        if case .function = hook { hasTable = true } else { hasTable = false }
+        for viewer in viewers {
+            do { try checkViewer(viewer) } catch { return viewers.map(viewAndTable(for:)) }
+        }
+        return leavingUnchanged(restoringLua: true) {
+            if transactional { _ = try? currentSnapshot() }
+            let value: LuaValue
+            do { value = try viewValue(for: nil) } catch {
+                return viewers.map { _ in (.failure(error), hasTable ? .failure(error) : nil) }
+            }
+            var encoder = ViewEncoder(lua: lua)
+            let view = encoder.encode(value)
+            guard hasTable else { return viewers.map { _ in (.success(view), nil) } }
+            // The seats' table hooks share the hook's `v` when a copy of what a table hook is
+            // given (`v`, with g's tables in it, and `t.params`) can be taken to compare
+            // with, and put back from, after each: then g is compared once, when all the
+            // tables are made (a table hook is never given g itself), not after each seat's
+            // (a walk of every table under g). Else, and in a game without a view hook
+            // (whose `v` is g's own tables), each seat's hook gets a `v` of its own and g
+            // is checked after each.
+            var copyOfView: [LuaValue]?
+            if hasView, case .table(let t) = value {
+                let given = lua.makeTable(array: [.table(t), lua.get(g, "params")])
+                copyOfView = lua.withoutBudget { try? lua.call(api.snapshot, [.table(given)], budget: .some(nil)) }
+            }
+            var shared = copyOfView != nil
+            if case .table = value {} else { shared = true } // a string or number: nothing to write into
+            return viewers.map { viewer in
+                leavingUnchanged(restoringLua: copyOfView == nil) {
+                    defer { if let copyOfView { putBack(copyOfView) } }
+                    let seatValue: LuaValue
+                    if shared { seatValue = value } else {
+                        do { seatValue = try viewValue(for: viewer) } catch { return (.success(view), .failure(error)) }
+                    }
+                    return (.success(view), Result { try tableValue(hook, view: seatValue, for: viewer) })
+                }
+            }
+        }
+    }
+
     /// The `table` hook's result for `viewer`, given its view, as JSON.
     private func tableValue(_ hook: LuaValue, view: LuaValue, for viewer: String?) throws -> JSONValue {
         let facts = try tableFacts(for: viewer)

@@ -84,7 +84,8 @@ struct TableEncoder {
 
     private func text(_ value: LuaValue, _ path: String) throws -> JSONValue {
         switch value {
-        case .string(let s): return .string(s.count <= Self.charactersPerText ? s : s.prefix(Self.charactersPerText) + "…")
+        // No more bytes than the limit means no more characters: counting them is skipped.
+        case .string(let s): return .string(s.utf8.count <= Self.charactersPerText || s.count <= Self.charactersPerText ? s : s.prefix(Self.charactersPerText) + "…")
         case .integer, .number: return .string(value.description)
         default: throw fail(path, "a string", value)
         }

@@ -3,7 +3,7 @@
 // as HTML.
 "use strict";
 
-const PROTOCOL = 1;
+const PROTOCOL = 2;  // version 2: the acting seat's input is acknowledged in its "events" message (docs/protocol.md)
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 
@@ -123,7 +123,7 @@ function handle(m) {
     case "reloaded":
       notice("The rules were reloaded (" + m.files + "): the game goes on under the new rules.", "info");
       break;
-    case "ack": break;
+    case "ack": break;  // also "ack" inside "events" (version 2): the page keeps no inputs to resend
     case "left": room = null; seat = null; setRoomInURL(null); showLobby(); send({ type: "rooms" }); break;
     case "error":
       // A seat the server does not know, or a room a restart could not reopen (the message says why).
