@@ -96,6 +96,7 @@ public final class DiceHostServer: Sendable {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(30))
                 await lobby.sweep()
+                FreedMemory.giveBack()
             }
         }
         defer { watcher?.cancel(); sweeper.cancel() }
