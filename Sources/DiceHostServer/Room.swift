@@ -386,8 +386,9 @@ actor Room {
             broadcast(message("error", ["code": "\"rule-error\"", "message": publicText("a timer failed: \(error)").jsonQuoted]))
         }
         broadcastPending(cause: "{\"input\":\"clock\"}")
-        // An empty room whose rules play on (Snap turns a slow player's card) keeps no more history than it shows.
-        if subscribers.isEmpty, let game { forgetIdleHistory(game) }
+        // An empty room whose rules play on (Snap turns a slow player's card) stays settled:
+        // else its Lua garbage grows to the size of its live data before a collection comes.
+        if subscribers.isEmpty { settleIdle() }
     }
 
     // MARK: Fair share

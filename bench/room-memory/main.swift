@@ -92,5 +92,5 @@ for rules in ["snap.lua", "liars-dice.lua"] {
     let released = average { $0.memoryUse.luaBytes }
     let afterRelease = residentInUse()
     print("  without the rollback copy of g: Lua \(kib(released)) (the copy \(kib(collected - released))); resident \(kib((afterRelease - before) / count))")
-    print("  so: Lua outside the game's own data (libraries, runtime, rules) about \(kib(released)), Swift side about \(kib((afterRelease - before) / count - released))")
+    print("  so: the Lua state (libraries, runtime, rules, g) \(kib(released)); the rest (Swift objects, malloc's headers and fragments) about \(kib((afterRelease - before) / count - released))")
 }
