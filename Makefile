@@ -12,7 +12,7 @@ SWIFT_BUILD_FLAGS ?=
 PREFIX ?= $(HOME)/.local
 CONFIG ?= debug
 
-.PHONY: deps build play test test-rules-fuzz test-lua-conformance check-lua test-browser loadtest loadtest-abuse loadtest-store serve bench bench-solve bench-secrets bench-instructions clean fuzz fuzz-build fuzz-smoke fuzz-crashes example test-example
+.PHONY: deps build play test test-rules-fuzz test-lua-conformance check-lua test-browser loadtest loadtest-abuse loadtest-store serve bench bench-idle-rooms bench-solve bench-secrets bench-instructions clean fuzz fuzz-build fuzz-smoke fuzz-crashes example test-example
 
 deps:
 	@bash scripts/ensure-deps.sh
@@ -116,6 +116,19 @@ test-example: build
 bench: deps
 	swift build -c release $(SWIFT_BUILD_FLAGS)
 	bash bench/run.sh
+
+# Not in `make test`: what an idle served room holds (issue 32). bench-room-memory makes games as
+# a room does and breaks one down (Lua state, runtime, rules, garbage, rollback copy, Swift side);
+# bench/idle-rooms.py makes IDLE_ROOMS rooms of Snap and of Liar's Dice on a release `dicehost
+# serve` (4 seats, 4 inputs, clients gone) and reports RSS per room. bench/rss-over-time.sh BIN
+# ROOMS SECONDS samples a loaded server's RSS every 30 s (bench/README.md).
+IDLE_ROOMS ?= 1000
+bench-idle-rooms: deps
+	swift build -c release $(SWIFT_BUILD_FLAGS)
+	@[ -x .build-venv/bin/python ] || python3 -m venv .build-venv
+	@.build-venv/bin/python -c "import websockets" 2>/dev/null || .build-venv/bin/pip install -q --disable-pip-version-check "websockets>=12,<16"
+	.build/release/bench-room-memory 300
+	.build-venv/bin/python bench/idle-rooms.py .build/release/dicehost --rooms $(IDLE_ROOMS)
 
 # Best play of Pig to 100 against the published 0.5306, and with a roll counter declared
 # as statistics and not (minutes; bench/solve-pig.sh).

@@ -99,6 +99,8 @@ let package = Package(
         ),
         .executableTarget(name: "bench-calls", dependencies: ["Lua"], path: "bench/calls"),
         .executableTarget(name: "bench-roll", dependencies: ["DiceHost"], path: "bench/roll"),
+        // What one served room's game holds, part by part (`make bench-idle-rooms`, issue 32).
+        .executableTarget(name: "bench-room-memory", dependencies: ["DiceHost", "Lua"], path: "bench/room-memory"),
         .testTarget(name: "LuaTests", dependencies: ["Lua"], exclude: ["Fixtures"]),
         .testTarget(name: "DiceHostTests", dependencies: ["DiceHost", .product(name: "BigInt", package: "BigInt")], exclude: ["FuzzFixtures"]),
         .testTarget(name: "dicehostTests", dependencies: ["dicehost"]),

@@ -101,6 +101,7 @@ public final class DiceHostServer: Sendable {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(30))
                 await lobby.sweep()
+                FreedMemory.giveBack()
             }
         }
         let heartbeat = (store as? any SharedRoomStore).map { shared in Task { [lobby] in

@@ -127,6 +127,7 @@ actor Room {
     private func attach(_ client: ClientChannel, seat: Int?) {
         subscribers[client.id] = Subscriber(client: client, seat: seat)
         idleSince = nil
+        game?.keepsRollbackCopy = true
         if let seat { seats[seat].connections += 1 }
         client.send(fullState(for: seat.map { seats[$0].name }))
         broadcastState(except: client.id)
@@ -138,7 +139,7 @@ actor Room {
     /// frees the seat; after, the seat waits for its token.
     func detach(clientID: UInt64, leaving: Bool) {
         guard let subscriber = subscribers.removeValue(forKey: clientID) else { return }
-        if subscribers.isEmpty { idleSince = ContinuousClock.now }
+        if subscribers.isEmpty { idleSince = ContinuousClock.now; settleIdle() }
         if let seat = subscriber.seat {
             seats[seat].connections -= 1
             if leaving, game == nil, seats[seat].connections == 0 {
@@ -158,6 +159,23 @@ actor Room {
 
     /// Since when nobody is connected (nil while someone is).
     private var idleSince: ContinuousClock.Instant? = ContinuousClock.now
+
+    /// Nobody is here: the game lets go of what only a played game needs (the copy of `g`
+    /// kept for the next input's rollback, Lua's garbage) until someone comes back; inputs
+    /// meanwhile (a timer) take their copy when they begin (issue 32: an idle room's memory).
+    /// Its history is cut to what a joining client is shown (`historyEvents`, of those
+    /// already sent): a room in play keeps up to twice that.
+    private func settleIdle() {
+        guard let game else { return }
+        game.keepsRollbackCopy = false
+        forgetIdleHistory(game)
+        game.releaseIdleMemory()
+    }
+
+    private func forgetIdleHistory(_ game: Game) {
+        let unsent = max(0, game.forgottenEvents + game.events.count - sentEvents)
+        game.forgetEvents(keepingLast: max(limits.historyEvents, unsent))
+    }
 
     func idleLongerThan(seconds: Int) -> Bool {
         guard subscribers.isEmpty, let idleSince else { return false }
@@ -383,6 +401,9 @@ actor Room {
             broadcast(message("error", ["code": "\"rule-error\"", "message": publicText("a timer failed: \(error)").jsonQuoted]))
         }
         broadcastPending(cause: "{\"input\":\"clock\"}")
+        // An empty room whose rules play on (Snap turns a slow player's card) stays settled:
+        // else its Lua garbage grows to the size of its live data before a collection comes.
+        if subscribers.isEmpty { settleIdle() }
     }
 
     // MARK: Fair share
@@ -618,6 +639,7 @@ actor Room {
         self.game = game
         session = GameSession(game: game)
         sentEvents = game.forgottenEvents + game.events.count
+        if subscribers.isEmpty { settleIdle() }
         origin = ContinuousClock.now - .milliseconds(game.now)
         if limits.watchRules { watcher = RulesWatcher(game: game) }
         scheduleTimer()

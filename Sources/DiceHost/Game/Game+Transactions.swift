@@ -28,15 +28,16 @@ extension Game {
             after = try withInputBudget { () -> [LuaValue] in
                 try body()
                 try drainPendingTurns()
-                return try takeSnapshot(after: true)
+                // Not kept, not taken: the next input takes its copy when it begins.
+                return keepsRollbackCopy ? try takeSnapshot(after: true) : []
             }
         } catch {
             lua.withoutBudget { _ = try? lua.call(api.restore, before, budget: .some(nil)) }
             rollBack(to: saved)
-            lastSnapshot = before
+            lastSnapshot = keepsRollbackCopy ? before : nil
             throw error
         }
-        lastSnapshot = after
+        lastSnapshot = keepsRollbackCopy ? after : nil
         if undoable { pushUndo(UndoPoint(checkpoint: saved, snapshot: before)) }
     }
 
@@ -101,6 +102,8 @@ extension Game {
     /// broadcast looks once per seat).
     func leavingUnchanged<T>(restoringLua: Bool, _ body: () throws -> T) rethrows -> T {
         let saved = checkpoint()
+        // An idle game let its copy go (`releaseIdleMemory`): a look takes it again first.
+        if restoringLua, lastSnapshot == nil, !inTransaction { _ = try? currentSnapshot() }
         defer {
             if restoringLua, let lastSnapshot, !putBack(lastSnapshot) { clockSeenByLua = nil }
             host = saved.host

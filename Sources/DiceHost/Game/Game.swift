@@ -90,6 +90,15 @@ public final class Game {
     /// Whether inputs can be undone (a copy of `g` kept for each of the last `undoDepth`).
     /// A served room has no `undo` and turns it off: those copies were most of its memory.
     public var keepsUndoHistory = true
+    /// Whether the copy of `g` taken when an input ends is kept as the next input's
+    /// rollback point (and what looks compare with). Off, the next input takes its copy
+    /// when it begins: the same one copy an input, none held between inputs. A server
+    /// turns it off while a room is empty (issue 32: 6-15 KiB a room in Liar's Dice and Snap).
+    /// Off, an input that grows the state past the memory cap is not refused when it ends
+    /// (no copy is taken then): the next input is, when its copy cannot be taken.
+    public var keepsRollbackCopy = true {
+        didSet { if !keepsRollbackCopy, !inTransaction { lastSnapshot = nil } }
+    }
     /// Events dropped from the front of the log by `forgetEvents`.
     public internal(set) var forgottenEvents = 0
     /// The Lua driver of fast simulations, loaded by the first one (FastSimulation.swift).
