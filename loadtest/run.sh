@@ -22,16 +22,6 @@ if ! "$venv/bin/python" -c "import websockets" >/dev/null 2>&1; then
   [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
   "$venv/bin/pip" install -q --disable-pip-version-check "websockets>=12,<16"
 fi
-if phase nginx && ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "loadtest: installing nginx-light" >&2
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >/dev/null 2>&1 \
-      || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >/dev/null; }
-  else
-    echo "loadtest: nginx is missing: sudo apt-get install nginx-light" >&2; exit 1
-  fi
-fi
-nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
 # Every connection is an open file on both ends: 10,000 players need far more than 1,024.
 ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 if [ "$(ulimit -n)" != unlimited ] && [ "$(ulimit -n)" -lt $((rooms * 4 + 256)) ]; then
@@ -151,36 +141,7 @@ echo "== two servers behind nginx (hash \$arg_room consistent): $rooms rooms x 4
 start_server "$work/a"; a_port=$port
 start_server "$work/b"; b_port=$port
 front=$(free_port)
-mkdir -p "$work/nginx"
-cat > "$work/nginx/nginx.conf" <<CONF
-worker_processes 1;
-pid $work/nginx/nginx.pid;
-error_log $work/nginx/error.log warn;
-events { worker_connections 4000; }
-http {
-  access_log off;
-  client_body_temp_path $work/nginx; proxy_temp_path $work/nginx; fastcgi_temp_path $work/nginx;
-  uwsgi_temp_path $work/nginx; scgi_temp_path $work/nginx;
-  map \$http_upgrade \$connection_upgrade { default upgrade; '' close; }
-  upstream dicehost {
-    hash \$arg_room consistent;
-    server 127.0.0.1:$a_port;
-    server 127.0.0.1:$b_port;
-  }
-  server {
-    listen 127.0.0.1:$front;
-    location / {
-      proxy_pass http://dicehost;
-      proxy_http_version 1.1;
-      proxy_set_header Upgrade \$http_upgrade;
-      proxy_set_header Connection \$connection_upgrade;
-      proxy_read_timeout 1h;
-    }
-  }
-}
-CONF
-"$nginx_bin" -c "$work/nginx/nginx.conf" -p "$work/nginx"
-for _ in $(seq 50); do [ -f "$work/nginx/nginx.pid" ] && break; sleep 0.1; done
+bash loadtest/nginx-front.sh start "$work/nginx" "$front" "$a_port" "$b_port"
 "$venv/bin/python" loadtest/client.py --url "ws://127.0.0.1:$front/ws" --rooms "$rooms" --seconds "$nginx_seconds" \
   --logs "$work/a" --logs "$work/b" --prefix two
 echo "each room's log is in one process's folder only: the routing kept every room on one process"
