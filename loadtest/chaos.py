@@ -127,7 +127,7 @@ class ChaosPlayer(client.Player):
         self.next_event = None     # index the next `events` message must start at (this connection)
         self.unacked = {}          # seq -> message
         self.acked = {}            # seq -> input kind ("roll", "restart", an action name)
-        self.acked_first = {}      # seq -> index of the first event its broadcast carried
+        self.acked_first = {}      # seq -> (index of the first event its broadcast carried, how many)
         self.first_sent = {}       # seq -> monotonic time first sent
         self.rejoins = []          # monotonic times this seat was back (joined again and its state received)
         self.joined_once = asyncio.Event()
@@ -233,7 +233,7 @@ class ChaosPlayer(client.Player):
                 cause = message.get("cause") or {}
                 seq = cause.get("seq")
                 if cause.get("player") == self.name and seq is not None:
-                    self.acked_first.setdefault(seq, message["first"])
+                    self.acked_first.setdefault(seq, (message["first"], len(message["events"])))
                     sent = self.sent_at.pop(seq, None)
                     if sent is not None:
                         self.run_state.latencies.append((sent, now))
@@ -439,14 +439,17 @@ def check(run, rooms, stored, args, work):
                 if acked > stored_count:
                     problems.append("%s: %d %s inputs acknowledged, %d stored" % (player.name, acked, kind, stored_count))
                     missing_inputs += 1
-            for seq, first in player.acked_first.items():
+            # The broadcast of an acknowledged input carries its events (after those of the
+            # timers that fired before it, stored as `tick` inputs): the store has the
+            # input behind one of them.
+            for seq, (first, count) in player.acked_first.items():
                 kind = player.acked.get(seq)
-                if kind is None or kind == "restart":
+                if kind is None or kind == "restart" or count == 0:
                     continue
                 line = "as %s %s" % (player.name, kind)
-                if first >= len(origin) or origin[first] != line:
-                    problems.append("%s: seq %d's events start at event %d, which the store has from %r, not %r" % (
-                        player.name, seq, first, origin[first] if first < len(origin) else None, line))
+                if line not in origin[first:first + count]:
+                    problems.append("%s: seq %d's broadcast (events %d..%d) holds no stored %r: %r" % (
+                        player.name, seq, first, first + count - 1, line, sorted(set(origin[first:first + count]))))
                     missing_inputs += 1
         restarts = sum(1 for p in room.players for k in p.acked.values() if k == "restart")
         if restarts > sum(1 for i in found["inputs"] if i[1] == "restart"):

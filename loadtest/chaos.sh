@@ -42,9 +42,10 @@ sqlite)
   ;;
 postgres)
   [ -f scripts/throwaway-postgres.sh ] || { echo "chaos: variant B needs serve --store postgres:// and scripts/throwaway-postgres.sh (branch pg)" >&2; exit 2; }
-  # shellcheck source=/dev/null
-  url=$(bash scripts/throwaway-postgres.sh start "$work/pg")
-  cleanup_steps+=("bash scripts/throwaway-postgres.sh stop '$work/pg'")
+  # Its own temp folder: the server runs as the postgres user, who cannot enter $work (0700).
+  pgdir=$(mktemp -d /tmp/dicehost-chaos-pg.XXXXXX)
+  cleanup_steps+=("bash scripts/throwaway-postgres.sh stop '$pgdir'")
+  url=$(bash scripts/throwaway-postgres.sh start "$pgdir")
   ports=$(python3 -c 'import socket
 ps = []
 for _ in range(3):

@@ -37,7 +37,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+# free_port, process_cpu, generate (client.py processes against a server, their totals)
+. loadtest/generate.sh
 
 # Starts a server on a free port with its own log folder; sets $port and $pid.
 start_server() {
@@ -49,47 +50,6 @@ start_server() {
   pids+=("$pid")
   for _ in $(seq 100); do grep -q "http://" "$logs.out" 2>/dev/null && return 0; sleep 0.1; done
   echo "loadtest: the server did not start:"; cat "$logs.out"; exit 1
-}
-
-# CPU seconds (user + system) a process has used, from /proc/PID/stat.
-process_cpu() { awk -v hz="$(getconf CLK_TCK)" '{ sub(/.*\) /, ""); print ($12 + $13) / hz }' "/proc/$1/stat"; }
-
-# Runs $generators client.py processes against URL, the rooms split between them (each
-# its own room prefix), and prints each one's report, then for all of them: inputs
-# answered, the server's CPU per input (server PID given) and the latency percentiles.
-#   generate URL ROOMS SECONDS PREFIX SERVER_PID [client.py options...]
-generate() {
-  local url=$1 total=$2 secs=$3 prefix=$4 server=$5; shift 5
-  local totals="$work/$prefix.totals" gpids=() status=0 before after
-  : > "$totals"
-  before=$(process_cpu "$server")
-  for g in $(seq "$generators"); do
-    local share=$(( total / generators + (g <= total % generators ? 1 : 0) ))
-    local tag=$prefix; [ "$generators" -gt 1 ] && tag="${prefix}g$g"
-    LOADTEST_TOTALS="$totals" "$venv/bin/python" loadtest/client.py --url "$url" --rooms "$share" --seconds "$secs" \
-      --prefix "$tag" --seed "$g" --server-pid "$server" "$@" > "$work/$tag.client.out" 2>&1 &
-    gpids+=($!)
-  done
-  for p in "${gpids[@]}"; do wait "$p" || status=1; done
-  after=$(process_cpu "$server")
-  for g in $(seq "$generators"); do
-    local tag=$prefix; [ "$generators" -gt 1 ] && { tag="${prefix}g$g"; echo "-- generator $g"; }
-    cat "$work/$tag.client.out"
-  done
-  python3 - "$totals" "$before" "$after" "$generators" <<'PY'
-import sys
-inputs = messages = 0; lat = []
-for line in open(sys.argv[1]):
-    parts = line.split()
-    inputs += int(parts[0]); messages += int(parts[1])
-    if len(parts) > 2: lat += [float(x) for x in parts[2].split(",")]
-cpu = float(sys.argv[3]) - float(sys.argv[2])
-lat.sort()
-pick = lambda p: lat[min(len(lat) - 1, int(round(p / 100 * (len(lat) - 1))))] if lat else float("nan")
-print("all %s generator(s): %d inputs answered, p50 %.1f ms, p99 %.1f ms; server CPU %.1f s: %.0f us per input, %.1f us per message"
-      % (sys.argv[4], inputs, pick(50), pick(99), cpu, 1e6 * cpu / max(1, inputs), 1e6 * cpu / max(1, messages)))
-PY
-  return $status
 }
 
 # Samples a process's resident memory every second; the peak goes to $1.
