@@ -37,9 +37,9 @@ test: deps check-lua
 	swift test --skip-build --filter KillNineTests
 	.build/debug/dicehost test   # rules/tests and every examples/**/tests beside a rule script
 	$(MAKE) test-rules-fuzz
-	$(MAKE) test-chaos-short
 	$(MAKE) test-example
 	$(MAKE) test-browser
+	$(MAKE) test-chaos-short   # after test-browser, whose script installs python3-venv
 
 # A short fixed-seed `dicehost fuzz` of every shipped game and example rule script (random
 # legal play, every check; a few seconds each in the debug build). A finding fails the

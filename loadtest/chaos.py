@@ -133,6 +133,7 @@ class ChaosPlayer(client.Player):
         self.joined_once = asyncio.Event()
         self.last_seq_seen = 0
         self.duplicates = 0
+        self.resent = 0
         self.holes = 0
         self.drops = []            # monotonic times this seat's connection dropped
         self.fatal = False
@@ -220,6 +221,7 @@ class ChaosPlayer(client.Player):
                     # Every input not acknowledged yet goes again with its seq: one the
                     # store has (seq <= lastSeq) is answered `ack` duplicate.
                     for seq in sorted(self.unacked):
+                        self.resent += 1
                         await self.send(self.unacked[seq])
             elif kind == "state":
                 if "events" in message:
@@ -623,8 +625,8 @@ def main():
 
     print("kills: %d (%s)" % (len(run.kills), ", ".join(
         "%s restarted in %s s" % (s.name, "/".join("%.2f" % x for x in s.restart_seconds)) for s in servers)))
-    print("reconnects: %d; inputs acknowledged: %d (%d duplicate acks of inputs sent again); stored inputs: %d; refused: %s" % (
-        run.reconnects, acked, sum(p.duplicates for p in players), inputs,
+    print("reconnects: %d; inputs acknowledged: %d; sent again after a reconnect: %d (%d of them answered duplicate: stored before the kill); stored inputs (with timer ticks): %d; refused: %s" % (
+        run.reconnects, acked, sum(p.resent for p in players), sum(p.duplicates for p in players), inputs,
         ", ".join("%s %d" % kv for kv in sorted(run.refused.items())) or "none"))
     if times:
         print("failover, kill -> every seat of the room back: median %.2f s, max %.2f s (%d room-kills)%s" % (
