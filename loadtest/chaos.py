@@ -39,7 +39,11 @@ import client  # noqa: E402  (loadtest/client.py: the event forms and the bot ba
 import websockets  # noqa: E402
 
 PLAYERS = 4
-FIRST_WAIT, MOST_WAIT = 0.5, 10.0  # the page's reconnect back-off (reconnect.js)
+FIRST_WAIT, MOST_WAIT = 0.5, 10.0
+# With several processes on PostgreSQL: a process that reached a room another process
+# still holds (its lease not lapsed yet), or that lost the room, says so; the page
+# reconnects then, and so do these clients.
+MOVED_CODES = ("owned-elsewhere", "moved")  # the page's reconnect back-off (reconnect.js)
 
 
 class ServerProcess:
@@ -255,6 +259,8 @@ class ChaosPlayer(client.Player):
                 self.run_state.refused[code] = self.run_state.refused.get(code, 0) + 1
                 if message.get("seq") is not None:
                     self.unacked.pop(message["seq"], None)
+                if code in MOVED_CODES and message.get("seq") is None:
+                    return  # the room is (still) owned by another process: reconnect after the back-off
                 if code in ("no-room", "store-failed", "bad-token"):
                     self.problems.append("%s: %s %s" % (self.name, code, message.get("message")))
                     self.fatal = True

@@ -22,7 +22,7 @@ if ! "$venv/bin/python" -c "import websockets" >/dev/null 2>&1; then
   [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
   "$venv/bin/pip" install -q --disable-pip-version-check "websockets>=12,<16"
 fi
-ulimit -n 65536 2>/dev/null || ulimit -n 4096 2>/dev/null || true
+ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 work=$(mktemp -d /tmp/dicehost-store-compare.XXXXXX)
 pid= pgdir=
 cleanup() {
