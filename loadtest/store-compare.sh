@@ -34,8 +34,11 @@ trap cleanup EXIT
 # free_port, process_cpu, generate
 . loadtest/generate.sh
 
+run=0 failed=
 for store in $stores; do
-  logs="$work/$store"
+  # A store may come more than once (interleaved runs: LOADTEST_STORES="sqlite none sqlite none").
+  run=$((run + 1)); tag="$store$run"
+  logs="$work/$tag"
   mkdir -p "$logs"
   port=$(free_port)
   case "$store" in
@@ -53,7 +56,14 @@ for store in $stores; do
   for _ in $(seq 100); do grep -q "http://" "$logs.out" 2>/dev/null && break; sleep 0.1; done
   grep -q "http://" "$logs.out" || { echo "loadtest: the server did not start:"; cat "$logs.out"; exit 1; }
   echo "== store: $store, $rooms rooms x 4 clients, ${seconds}s, $generators generator(s); load average $(cut -d' ' -f1 /proc/loadavg)"
-  generate "ws://127.0.0.1:$port/ws" "$rooms" "$seconds" "$store" "$pid" --logs "$logs" || status=$?
+  cpu_before=$(process_cpu "$pid")
+  generate "ws://127.0.0.1:$port/ws" "$rooms" "$seconds" "$tag" "$pid" --logs "$logs" || failed="$failed $tag"
+  cpu_after=$(process_cpu "$pid")
+  # Every input the rooms applied, the rules' timers (`tick`) included: the room logs' lines
+  # after each header. An overloaded server answers few of the clients' inputs while its
+  # timers go on, so CPU per input answered alone would mislead.
+  processed=$(cat "$logs"/room-*.jsonl 2>/dev/null | grep -vc '"dicehost_log"' || true)
+  python3 -c 'import sys; cpu, n = float(sys.argv[2]) - float(sys.argv[1]), int(sys.argv[3]); print("server CPU per input applied (room logs, timer ticks included): %.0f us (%d inputs, %.1f s)" % (1e6 * cpu / max(1, n), n, cpu))' "$cpu_before" "$cpu_after" "$processed"
   echo "load average after: $(cut -d' ' -f1 /proc/loadavg)"
   kill "$pid"; wait "$pid" 2>/dev/null || true; pid=
   case "$store" in
@@ -63,5 +73,6 @@ for store in $stores; do
     echo "store: $(psql "$url" -X -q -A -t -c "select count(*) || ' inputs in ' || (select count(*) from rooms) || ' rooms' from inputs")"
     bash scripts/throwaway-postgres.sh stop "$pgdir"; pgdir= ;;
   esac
-  [ "${status:-0}" = 0 ] || { echo "loadtest: the $store run had problems (above)"; exit 1; }
 done
+# Every run is made (interleaved runs are compared), then a run with problems fails the script.
+if [ -n "${failed:-}" ]; then echo "loadtest: these runs had problems (above):$failed"; exit 1; fi
