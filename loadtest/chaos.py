@@ -363,25 +363,28 @@ def read_postgres(url):
 
 
 def check_epochs(url):
-    """Never two owners appending to one room: each input row's epoch is the room's
-    epoch when it was written, so along n the epochs never go back (an older owner
-    writing after a newer one took the room would show as a smaller epoch after a
-    larger one)."""
+    """Never two owners appending to one room: each input row carries the epoch of the
+    lease it was written under and the process (owner) that wrote it. Along a room's
+    inputs the epoch never goes back (an old owner writing after a newer one took the room
+    would show as a smaller epoch after a larger one), and each (room, epoch) has one owner."""
     problems = []
     rows = subprocess.run(["psql", url, "-X", "-q", "-A", "-t", "-F", "\t", "-c",
-                           "SELECT room, n, epoch FROM inputs ORDER BY room, n"], check=True,
+                           "SELECT room, n, epoch, owner FROM inputs ORDER BY room, n"], check=True,
                           capture_output=True, text=True).stdout.splitlines()
     last = {}
     owners = {}
     for line in rows:
-        room, n, epoch = line.split("\t")
+        room, n, epoch, owner = line.split("\t")
         epoch = int(epoch)
         if room in last and epoch < last[room][1]:
             problems.append("room %s: input %s written with epoch %d after input %d with epoch %d (two owners)" % (
                 room, n, epoch, last[room][0], last[room][1]))
         last[room] = (int(n), epoch)
-        owners.setdefault(room, set()).add(epoch)
-    return problems, sum(len(e) for e in owners.values())
+        owners.setdefault((room, epoch), set()).add(owner)
+    for (room, epoch), who in owners.items():
+        if len(who) > 1:
+            problems.append("room %s: epoch %d written by %d processes: %s" % (room, epoch, len(who), ", ".join(sorted(who))))
+    return problems, len(owners)
 
 
 def room_log(stored):
