@@ -30,6 +30,7 @@ install: deps
 	@bash scripts/install.sh "$(PREFIX)" .build/$(CONFIG)
 
 test: deps check-lua
+	@bash scripts/ensure-postgres.sh   # the PostgreSQL store tests start a throwaway server
 	swift build --build-tests $(SWIFT_BUILD_FLAGS)
 	swift test --skip-build --skip KillNineTests
 	# A real dicehost serve killed and started again, alone: beside the CPU-bound suites

@@ -23,6 +23,9 @@ let package = Package(
         // The room store (`serve --store FILE`): SQLite through Vapor's SQLiteNIO, which is
         // tested on Linux and carries its own SQLite build (WAL, no system library to match).
         .package(url: "https://github.com/vapor/sqlite-nio", exact: "1.13.2"),
+        // Several processes sharing one room store (`serve --store postgres://…`): Vapor's
+        // PostgresNIO, async queries and a connection pool, for the server target only.
+        .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
     ],
     targets: [
         // Lua 5.4 from the system (Debian: liblua5.4-dev) plus the C helpers Swift cannot write.
@@ -66,6 +69,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             resources: [.copy("Web")],
             // The compiler checks the server's concurrency (rooms, executors, the thread pool, channels).
@@ -105,6 +109,7 @@ let package = Package(
                 "DiceHostServer",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
     ],

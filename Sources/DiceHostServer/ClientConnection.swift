@@ -97,7 +97,15 @@ final class ClientConnection {
 
     /// Leaves the room the client is in (a client is in one room at a time) and finds `id`.
     private func enter(_ id: String) async -> Room? {
-        guard let target = await lobby.room(id) else {
+        let found: Room?
+        do { found = try await lobby.room(id) } catch let error as ProtocolError {
+            sendError(error.code, error.message)
+            return nil
+        } catch {
+            sendError("server-error", "room \(id) cannot be opened: \(error)")
+            return nil
+        }
+        guard let target = found else {
             sendError("no-room", await lobby.missingRoomText(id))
             return nil
         }

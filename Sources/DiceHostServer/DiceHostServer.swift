@@ -18,10 +18,15 @@ public final class DiceHostServer: Sendable {
         public var port = 8080
         /// A folder each room writes its log to (one JSON Lines file a room); nil: none.
         public var logDirectory: String?
-        /// The room store, an SQLite file (nil: rooms live in memory only and end with the
-        /// process). Every input is stored before it is acknowledged; on start the server
-        /// reopens the rooms it finds unfinished there.
+        /// The room store, an SQLite file or a PostgreSQL address (`postgres://…`; nil: rooms
+        /// live in memory only and end with the process). Every input is stored before it is
+        /// acknowledged. On start the server reopens the rooms it finds unfinished in an
+        /// SQLite file; with PostgreSQL, which several processes share, it reopens a room
+        /// when a player asks for it and its owner's lease has lapsed.
         public var store: String?
+        /// With PostgreSQL: seconds a room's lease runs unrenewed (renewed every quarter of
+        /// it): how long the rooms of a process that died wait before another takes them.
+        public var leaseSeconds = 5.0
         public var limits = ServerLimits()
         /// The least severe messages of the HTTP server that are logged ($LOG_LEVEL overrides).
         public var logLevel = "warning"
@@ -98,7 +103,15 @@ public final class DiceHostServer: Sendable {
                 await lobby.sweep()
             }
         }
-        defer { watcher?.cancel(); sweeper.cancel() }
+        let heartbeat = (store as? any SharedRoomStore).map { shared in Task { [lobby] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(shared.leaseSeconds / 4))
+                do { try await lobby.renewLeases() } catch where !Task.isCancelled {
+                    FileHandle.standardError.write(Data("dicehost serve: \(error)\n".utf8))
+                }
+            }
+        } }
+        defer { watcher?.cancel(); sweeper.cancel(); heartbeat?.cancel() }
         // The store is closed (and its lock let go) before `run` returns, however it ends;
         // in a task of its own, as SQLiteNIO refuses work in a cancelled one.
         let closeStore = { if let store { await Task.detached { await store.close() }.value } }
@@ -114,6 +127,13 @@ extension DiceHostServer {
     /// Opens the room store and reopens its unfinished rooms, before the server listens.
     private func openStore() async throws -> (any RoomStore)? {
         guard let path = configuration.store else { return nil }
+        if PostgresAddress.isPostgres(path) {
+            // Shared by several processes: rooms are reopened when a player asks for one
+            // whose owner's lease lapsed (Lobby.room), not all at start.
+            let store = try await PostgresRoomStore.open(address: path, leaseSeconds: configuration.leaseSeconds)
+            await lobby.attach(GroupCommit(store: store))
+            return store
+        }
         let store = try await SQLiteRoomStore.open(path: path)
         let commits = GroupCommit(store: store)
         let stored: [StoredRoom]

@@ -37,7 +37,58 @@ actor Lobby {
         if let commits { try? await commits.wait(for: commits.enqueue([.finish(room: id, reason: reason)])) }
     }
 
-    func room(_ id: String) -> Room? { rooms[id] }
+    /// Takeovers under way, so two clients asking for one room at once replay it once.
+    private var takeovers: [String: Task<Room?, Error>] = [:]
+
+    /// Room `id` if it is here. With a store several processes share, a room that is not
+    /// here but stored unfinished is taken over (its lease taken when it lapsed, its game
+    /// replayed); one whose lease another process holds is refused (`owned-elsewhere`).
+    func room(_ id: String) async throws -> Room? {
+        if let room = rooms[id] {
+            guard commits?.store is any SharedRoomStore, await room.isClosed else { return room }
+            rooms[id] = nil  // it moved to another process: ask the store again
+        }
+        guard let store = commits?.store as? any SharedRoomStore, let commits else { return nil }
+        if let running = takeovers[id] { return try await running.value }
+        let task = Task { try await self.takeOver(id, store: store, commits: commits) }
+        takeovers[id] = task
+        defer { takeovers[id] = nil }
+        return try await task.value
+    }
+
+    private func takeOver(_ id: String, store: any SharedRoomStore, commits: GroupCommit) async throws -> Room? {
+        let outcome: Takeover
+        do { outcome = try await store.takeOver(room: id) } catch {
+            FileHandle.standardError.write(Data("dicehost serve: room \(id): \(error)\n".utf8))
+            throw ProtocolError("store-failed", "the server cannot reach its room store to open room \(id) (its operator is told why); try again")
+        }
+        switch outcome {
+        case .notStored:
+            return nil
+        case .finished(let reason):
+            if let reason { closedReasons[id] = reason }
+            return nil
+        case .ownedElsewhere(let seconds):
+            throw ProtocolError("owned-elsewhere", "room \(id) is played on another server process (its lease runs \(Int(seconds.rounded(.up))) s more): "
+                + "the load balancer routed you to the wrong one; reconnect (it reaches the owner, or takes the room over once the lease lapses)")
+        case .taken(let stored):
+            let outcome = await RoomRestorer.restore([stored], into: self, catalog: catalog, limits: limits, commits: commits)
+            var report = outcome.notes.map { "dicehost serve: \($0)\n" }.joined()
+            for (room, reason) in outcome.closed { report += "dicehost serve: room \(room) is closed: \(reason)\n" }
+            if !report.isEmpty { FileHandle.standardError.write(Data(report.utf8)) }
+            return rooms[id]
+        }
+    }
+
+    /// Renews this process's leases; the rooms another process took over meanwhile are
+    /// closed here and their clients sent on (`moved`).
+    func renewLeases() async throws {
+        guard let store = commits?.store as? any SharedRoomStore else { return }
+        for id in try await store.renewLeases() {
+            await rooms[id]?.moved("room \(id) is now played by another server process (this one lost its lease)")
+            rooms[id] = nil
+        }
+    }
 
     func create(_ request: ClientMessage.CreateRequest) async throws -> Room {
         guard let entry = catalog.entry(request.rules) else {
@@ -77,7 +128,9 @@ actor Lobby {
                                     seed: seed, seatCount: seats, deviceRolls: request.deviceRolls, created: Int64(Date().timeIntervalSince1970))
             closedReasons[id] = "it is being created"
             defer { closedReasons[id] = nil }
-            do { try await commits.wait(for: commits.enqueue([.room(stored)])) } catch {
+            do { try await commits.wait(for: commits.enqueue([.room(stored)])) } catch let refusal as StoreRefusal {
+                throw ProtocolError("room-exists", "\(refusal)")
+            } catch {
                 FileHandle.standardError.write(Data("dicehost serve: cannot store room \(id): \(error)\n".utf8))
                 throw ProtocolError("server-error", "the server cannot store the room (its operator is told why)")
             }
@@ -90,8 +143,21 @@ actor Lobby {
         return room
     }
 
+    /// The rooms a client may join: this process's, and with a shared store every
+    /// unfinished room of every process (as stored: who sits where, whether it started).
     func list() async -> [String] {
         var out: [String] = []
+        if let store = commits?.store as? any SharedRoomStore {
+            do {
+                for stored in try await store.listRooms(limit: 200) {
+                    if let room = rooms[stored.id], await !room.isClosed { out.append(await room.summaryJSON()); continue }
+                    out.append(Room.summaryJSON(stored, name: catalog.entry(stored.rulesFile)?.rules.name ?? stored.rulesFile))
+                }
+                return out
+            } catch {
+                FileHandle.standardError.write(Data("dicehost serve: \(error); the lobby lists this process's rooms only\n".utf8))
+            }
+        }
         for id in rooms.keys.sorted().prefix(200) {
             if let room = rooms[id] { out.append(await room.summaryJSON()) }
         }

@@ -429,6 +429,20 @@ actor Room {
         timerTask = nil
     }
 
+    var isClosed: Bool { closed }
+
+    /// Another process owns the room now (its lease was taken over): closed here, its
+    /// clients told (`moved`) and disconnected, so they reconnect and reach the owner.
+    func moved(_ text: String) {
+        guard !closed else { return }
+        close()
+        for subscriber in subscribers.values {
+            subscriber.client.send(message("error", ["code": "\"moved\"", "message": "\(text); reconnect to go on playing".jsonQuoted]))
+            subscriber.client.close(code: ServerProtocol.closeMoved, reason: "room moved to another server process")
+        }
+        subscribers = [:]
+    }
+
     // MARK: Messages
 
     /// Sends the events not yet sent, with the state after them, then waits for the next timer.
@@ -537,6 +551,9 @@ actor Room {
         do {
             try await journal.commits.wait(for: ticket)
             return true
+        } catch let refusal as StoreRefusal {
+            moved(refusal.description)
+            return false
         } catch {
             guard !closed else { return false }
             close()

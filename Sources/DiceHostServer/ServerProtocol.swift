@@ -21,6 +21,9 @@ public enum ServerProtocol {
     /// WebSocket close code for a connection whose seat was taken by a newer connection
     /// with the same token (the old one is sent `error` `replaced` first).
     public static let closeReplaced: UInt16 = 4001
+    /// WebSocket close code for a connection whose room moved to another server process
+    /// (its lease was taken over; the client is sent `error` `moved` first and reconnects).
+    public static let closeMoved: UInt16 = 4002
 }
 
 /// A message from a client, checked: every field a message needs is there with the

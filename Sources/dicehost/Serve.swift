@@ -30,9 +30,12 @@ extension DiceHostCommand {
         var logDirectory: String?
 
         @Option(name: .customLong("store"), help: ArgumentHelp(
-            "The SQLite file that keeps the rooms across restarts, or none (default: rooms.sqlite in the --logs folder, else dicehost-rooms.sqlite here).",
-            discussion: "Every input is stored before it is acknowledged; on start the server reopens the unfinished rooms it finds there. One process a file."))
+            "The SQLite file that keeps the rooms across restarts, a PostgreSQL address postgres://USER:PASSWORD@HOST:PORT/DATABASE that several processes share, or none (default: rooms.sqlite in the --logs folder, else dicehost-rooms.sqlite here).",
+            discussion: "Every input is stored before it is acknowledged. With a file (one process a file) the server reopens the unfinished rooms on start; with PostgreSQL a process owns a room through a lease and takes over a room whose owner's lease lapsed when a player asks for it (docs/scaling.md)."))
         var store: String?
+
+        @Option(name: .customLong("lease"), help: "With a PostgreSQL store: seconds a room's lease runs unrenewed, i.e. how long the rooms of a process that died wait before another process takes them over (0.5 to 3600).")
+        var leaseSeconds: Double = 5
 
         /// The store file (nil: `--store none`, rooms in memory only).
         var storePath: String? {
@@ -55,7 +58,10 @@ extension DiceHostCommand {
                     throw ValidationError("--allow-origin takes an origin such as https://table.example (scheme, host and port only) or *, got \(origin)")
                 }
             }
-            if let store, store.isEmpty { throw ValidationError("--store takes a file name, or none") }
+            if let store, store.isEmpty { throw ValidationError("--store takes a file name, a postgres:// address, or none") }
+            guard leaseSeconds.isFinite, (0.5...3600).contains(leaseSeconds) else {
+                throw ValidationError("--lease must be from 0.5 to 3600 seconds, got \(leaseSeconds)")
+            }
             guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, got \(port)") }
         }
 
@@ -75,6 +81,7 @@ extension DiceHostCommand {
                                                                  logDirectory: logDirectory, limits: limits)
                 configuration.allowedOrigins = allowOrigin
                 configuration.store = storePath
+                configuration.leaseSeconds = leaseSeconds
                 server = try DiceHostServer(configuration: configuration)
             } catch {
                 printError("dicehost: \(error)")

@@ -201,7 +201,7 @@ struct RoomStoreTests {
         private(set) var batches: [[[StoreWrite]]] = []
         var failing = false
 
-        func commit(_ batch: [[StoreWrite]]) async throws {
+        func commit(_ batch: [[StoreWrite]]) async throws -> [Int: StoreRefusal] {
             if batches.isEmpty, !opened {
                 entered?.resume()
                 entered = nil
@@ -209,6 +209,7 @@ struct RoomStoreTests {
             }
             if failing { throw StoreError("disk full") }
             batches.append(batch)
+            return [:]
         }
         /// Returns once the first commit is waiting at the gate.
         func waitUntilHeld() async {

@@ -15,6 +15,9 @@ final class GroupCommit: @unchecked Sendable {
     /// Every ticket up to this one has been written, or has failed (`failures`).
     private var settled: UInt64 = 0
     private var failures: [(tickets: ClosedRange<UInt64>, error: String)] = []
+    /// Lists a shared store left out of their transaction (the room moved to another
+    /// process), by ticket. Rare: only a room whose lease was lost has any.
+    private var refusals: [UInt64: StoreRefusal] = [:]
     private var waiters: [(ticket: UInt64, continuation: CheckedContinuation<Void, Error>)] = []
     private var writing = false
     /// Transactions written and lists in them, for the benchmark and the tests.
@@ -67,9 +70,12 @@ final class GroupCommit: @unchecked Sendable {
             }
             guard let (batch, last) = taken else { return }
             var failure: String?
-            do { try await store.commit(batch) } catch { failure = "\(error)" }
+            var refused: [Int: StoreRefusal] = [:]
+            do { refused = try await store.commit(batch) } catch { failure = "\(error)" }
             let ready = lock.withLock { () -> [(CheckedContinuation<Void, Error>, Result<Void, Error>)] in
                 if let failure { failures.append((settled + 1 ... last, failure)) }
+                // The batch's lists hold the tickets up to `last`, one each, in order.
+                for (index, refusal) in refused where batch.indices.contains(index) { refusals[last - UInt64(batch.count - 1 - index)] = refusal }
                 settled = last
                 transactions += 1
                 lists += batch.count
@@ -85,6 +91,7 @@ final class GroupCommit: @unchecked Sendable {
 
     /// Called with the lock held.
     private func result(of ticket: UInt64) -> Result<Void, Error> {
+        if let refusal = refusals[ticket] { return .failure(refusal) }
         if let failed = failures.last(where: { $0.tickets.contains(ticket) }) {
             return .failure(StoreError("the room store \(store.location) could not write: \(failed.error)"))
         }

@@ -10,3 +10,12 @@ extension Room {
     /// guess from it). The store and the room keep only this.
     static func tokenHash(_ token: String) -> String { SHA256.hex(of: Array(token.utf8)) }
 }
+
+extension Room {
+    /// What the lobby lists for a room another process holds (as stored: spectators and
+    /// connections are that process's to know: the fields are left out).
+    static func summaryJSON(_ stored: StoredRoomSummary, name: String) -> String {
+        "{\"room\":\(stored.id.jsonQuoted),\"rules\":\(stored.rulesFile.jsonQuoted),\"name\":\(name.jsonQuoted),\"seats\":\(stored.seatCount),"
+            + "\"players\":[\(stored.players.map(\.jsonQuoted).joined(separator: ","))],\"phase\":\"\(stored.started ? "playing" : "waiting")\"}"
+    }
+}

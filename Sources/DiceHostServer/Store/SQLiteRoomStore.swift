@@ -68,7 +68,7 @@ final class SQLiteRoomStore: RoomStore {
         }
     }
 
-    func commit(_ batch: [[StoreWrite]]) async throws {
+    func commit(_ batch: [[StoreWrite]]) async throws -> [Int: StoreRefusal] {
         _ = try await connection.query("BEGIN IMMEDIATE")
         do {
             for writes in batch {
@@ -79,6 +79,7 @@ final class SQLiteRoomStore: RoomStore {
             _ = try? await connection.query("ROLLBACK")
             throw StoreError(Self.explain(error))
         }
+        return [:]
     }
 
     private func apply(_ write: StoreWrite) async throws {

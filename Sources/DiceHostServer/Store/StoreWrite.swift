@@ -14,3 +14,13 @@ enum StoreWrite: Sendable, Equatable {
     /// The room is closed: it is not reopened on restart.
     case finish(room: String, reason: String)
 }
+
+extension StoreWrite {
+    /// The room the write is for.
+    var room: String {
+        switch self {
+        case .room(let room): return room.id
+        case .seats(let room, _), .start(let room, _), .input(let room, _), .lastSeq(let room, _, _), .finish(let room, _): return room
+        }
+    }
+}

@@ -128,6 +128,9 @@ function handle(m) {
     case "error":
       // A seat the server does not know, or a room a restart could not reopen (the message says why).
       if (m.code === "bad-token" || (m.code === "no-room" && room)) { localStorage.removeItem(seatKey(room)); seat = null; showLobby(); }
+      // The room is (or was) another server process's: reconnecting reaches its owner, or
+      // takes it over once the lease lapses (the server closes the connection on `moved`).
+      if (m.code === "owned-elsewhere" && ws) ws.close();
       notice(m.message, "error");
       addLogLine("refused: " + m.message, "error");
       break;

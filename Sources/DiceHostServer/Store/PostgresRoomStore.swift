@@ -1,0 +1,386 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The room store in PostgreSQL (`serve --store postgres://…`), shared by several server
+/// processes. Each room has one owner at a time: a row of `room_leases` names the process
+/// (`owner`, random each start), the lease's fencing `epoch` (one more at every takeover)
+/// and when it lapses (`expires_at`, the database's clock). A group commit is one
+/// transaction that first locks the lease rows of its rooms (`FOR UPDATE`) and writes only
+/// the lists of rooms whose current epoch this process holds, so a process that was
+/// paused or cut off while another took its room over never writes to it again: its
+/// lists are refused (`StoreRefusal.moved`) and the room closes here.
+final class PostgresRoomStore: SharedRoomStore, @unchecked Sendable {
+    let location: String
+    let address: PostgresAddress
+    /// This process, in the lease rows it holds and the inputs it writes.
+    let owner: String
+    let leaseSeconds: Double
+    private let client: PostgresClient
+    private let runner: Task<Void, Never>
+    private let logger = Logger(label: "dicehost-store", factory: { _ in SwiftLogNoOpLogHandler() })
+    // A lock, not an actor: read and written around the store's queries, never across one.
+    private let lock = NSLock()
+    /// The rooms whose lease this process holds, and the epoch of each.
+    private var epochs: [String: Int64] = [:]
+
+    private init(address: PostgresAddress, leaseSeconds: Double) {
+        self.address = address
+        location = address.description
+        owner = (0..<4).map { _ in String(format: "%08x", UInt32.random(in: .min ... .max)) }.joined()
+        self.leaseSeconds = leaseSeconds
+        // A transaction left open by a process that stopped (SIGSTOP, a lost network) holds
+        // its lease rows' locks: PostgreSQL ends it after a lease's time, so a takeover
+        // waits at most that long.
+        let idle = String(Int((leaseSeconds * 1000).rounded()))
+        client = PostgresClient(configuration: address.clientConfiguration(parameters: [
+            ("idle_in_transaction_session_timeout", idle), ("lock_timeout", String(Int((leaseSeconds * 2000).rounded()))),
+            ("application_name", "dicehost serve"),
+        ]))
+        let client = self.client
+        runner = Task { await client.run() }
+    }
+
+    /// Connects to `text` (postgres://USER:PASSWORD@HOST:PORT/DATABASE), then creates the
+    /// schema if it is absent or checks it: a clear error naming the address (never its
+    /// password) when it does not parse, cannot be reached, refuses the login, or holds
+    /// tables of our names that are not a DiceHost store's.
+    static func open(address text: String, leaseSeconds: Double = 5) async throws -> PostgresRoomStore {
+        let address = try PostgresAddress(text)
+        guard leaseSeconds.isFinite, leaseSeconds >= 0.5, leaseSeconds <= 3600 else {
+            throw StoreError("the lease of \(address) must be from 0.5 to 3600 seconds, not \(leaseSeconds)")
+        }
+        let logger = Logger(label: "dicehost-store", factory: { _ in SwiftLogNoOpLogHandler() })
+        let connection: PostgresConnection
+        do {
+            connection = try await PostgresConnection.connect(configuration: try address.connectionConfiguration(), id: 1, logger: logger)
+        } catch {
+            throw StoreError("the room store \(address) cannot be reached: \(explain(error, password: address.password))")
+        }
+        do {
+            try await prepare(connection, address: address, logger: logger)
+            try? await connection.close()
+        } catch {
+            try? await connection.close()
+            if let error = error as? StoreError { throw error }
+            throw StoreError("the room store \(address) cannot be used: \(explain(error, password: address.password))")
+        }
+        return PostgresRoomStore(address: address, leaseSeconds: leaseSeconds)
+    }
+
+    /// The schema: created where absent, checked where present, under an advisory lock.
+    private static func prepare(_ connection: PostgresConnection, address: PostgresAddress, logger: Logger) async throws {
+        try await connection.withTransaction(logger: logger) { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresStoreSchema.advisoryLock))", logger: logger)
+            let tables = Array(PostgresStoreSchema.columns.keys)
+            var present: [String: Set<String>] = [:]
+            let rows = try await connection.query(
+                "SELECT table_name::text, column_name::text FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ANY(\(tables))",
+                logger: logger)
+            for try await (table, column) in rows.decode((String, String).self) { present[table, default: []].insert(column) }
+            for (table, columns) in PostgresStoreSchema.columns.sorted(by: { $0.key < $1.key }) {
+                guard let found = present[table] else { continue }
+                let missing = columns.filter { !found.contains($0) }
+                guard missing.isEmpty else {
+                    throw StoreError("the database \(address) has a table \(table) that is not a DiceHost room store's (it lacks \(missing.joined(separator: ", "))); name another database")
+                }
+            }
+            if !present.isEmpty, present["dicehost_store"] == nil {
+                let ours = present.keys.sorted().joined(separator: ", ")
+                throw StoreError("the database \(address) has tables named as a DiceHost store's (\(ours)) but no dicehost_store table; name another database")
+            }
+            for statement in PostgresStoreSchema.create { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
+            let format = try await connection.query("SELECT value FROM dicehost_store WHERE key = 'format'", logger: logger)
+            for try await value in format.decode(String.self) where value != StoreSchema.format {
+                throw StoreError("\(address) is a DiceHost room store of format \(value); this dicehost reads format \(StoreSchema.format)")
+            }
+            try await connection.query("INSERT INTO dicehost_store (key, value) VALUES ('format', \(StoreSchema.format)) ON CONFLICT (key) DO NOTHING", logger: logger)
+        }
+    }
+
+    // MARK: Writing
+
+    func commit(_ batch: [[StoreWrite]]) async throws -> [Int: StoreRefusal] {
+        let held = lock.withLock { epochs }
+        let owner = self.owner, logger = self.logger
+        do {
+            let (refused, now) = try await client.withTransaction(logger: logger) { connection -> ([Int: StoreRefusal], [String: Int64?]) in
+                // The lease rows of the batch's rooms, locked (in one order: no deadlock with
+                // the heartbeat) until the commit, so no takeover slips in between the epoch
+                // check and the writes.
+                let rooms = Set(batch.flatMap { $0.map(\.room) }).filter { held[$0] != nil }.sorted()
+                var current: [String: Int64] = [:]
+                if !rooms.isEmpty {
+                    let rows = try await connection.query(
+                        "SELECT room, epoch FROM room_leases WHERE room = ANY(\(rooms)) AND owner = \(owner) ORDER BY room FOR UPDATE", logger: logger)
+                    for try await (room, epoch) in rows.decode((String, Int64).self) where held[room] == epoch { current[room] = epoch }
+                }
+                var refused: [Int: StoreRefusal] = [:]
+                var changed: [String: Int64?] = [:]
+                for (index, writes) in batch.enumerated() {
+                    guard let room = writes.first?.room else { continue }
+                    if case .room(let stored) = writes.first {
+                        guard let epoch = try await self.create(stored, on: connection) else {
+                            refused[index] = StoreRefusal(room: room, kind: .exists)
+                            continue
+                        }
+                        current[room] = epoch
+                        changed[room] = epoch
+                        for write in writes.dropFirst() { try await self.apply(write, epoch: epoch, on: connection) }
+                        continue
+                    }
+                    guard let epoch = current[room] else {
+                        refused[index] = StoreRefusal(room: room, kind: .moved)
+                        continue
+                    }
+                    for write in writes {
+                        try await self.apply(write, epoch: epoch, on: connection)
+                        if case .finish = write {
+                            current[room] = nil
+                            changed[room] = .some(nil)
+                        }
+                    }
+                }
+                for refusal in refused.values where refusal.kind == .moved { changed[refusal.room] = .some(nil) }
+                return (refused, changed)
+            }
+            lock.withLock {
+                for (room, epoch) in now { epochs[room] = epoch }
+            }
+            return refused
+        } catch {
+            throw StoreError(Self.explain(error, password: address.password))
+        }
+    }
+
+    /// A new room and its lease (epoch one more than any before it under that id). Nil when
+    /// an unfinished room of that id is in the store (another process's).
+    private func create(_ room: StoredRoom, on connection: PostgresConnection) async throws -> Int64? {
+        // An id may be taken again once its room finished: the old room's rows go first.
+        try await connection.query("DELETE FROM rooms WHERE id = \(room.id) AND finished IS NOT NULL", logger: logger)
+        let inserted = try await connection.query("""
+            INSERT INTO rooms (id, rules, rules_sha256, params, seed, seats, device_rolls, created)
+            VALUES (\(room.id), \(room.rulesFile), \(room.rulesSHA256), \(StoreSchema.paramsText(room.params)), \(String(room.seed)),
+                    \(Int64(room.seatCount)), \(room.deviceRolls), \(room.created))
+            ON CONFLICT (id) DO NOTHING RETURNING id
+            """, logger: logger)
+        var created = false
+        for try await _ in inserted.decode(String.self) { created = true }
+        guard created else { return nil }
+        let lease = try await connection.query("""
+            INSERT INTO room_leases (room, owner, epoch, expires_at) VALUES (\(room.id), \(owner), 1, now() + make_interval(secs => \(leaseSeconds)))
+            ON CONFLICT (room) DO UPDATE SET owner = EXCLUDED.owner, epoch = room_leases.epoch + 1, expires_at = EXCLUDED.expires_at
+            RETURNING epoch
+            """, logger: logger)
+        for try await epoch in lease.decode(Int64.self) { return epoch }
+        throw StoreError("the lease of room \(room.id) was not written")
+    }
+
+    private func apply(_ write: StoreWrite, epoch: Int64, on connection: PostgresConnection) async throws {
+        switch write {
+        case .room:
+            throw StoreError("a new room can only begin a list of writes")
+        case .seats(let room, let seats):
+            try await connection.query("DELETE FROM seats WHERE room = \(room)", logger: logger)
+            for (index, seat) in seats.enumerated() {
+                try await connection.query("""
+                    INSERT INTO seats (room, seat, name, token_sha256, last_seq)
+                    VALUES (\(room), \(Int64(index + 1)), \(seat.name), \(seat.tokenSHA256), \(seat.lastSeq))
+                    """, logger: logger)
+            }
+        case .start(let room, let header):
+            try await connection.query("UPDATE rooms SET header = \(header) WHERE id = \(room)", logger: logger)
+        case .input(let room, let input):
+            try await connection.query("""
+                INSERT INTO inputs (room, n, input, t, events, epoch, owner)
+                VALUES (\(room), \(input.n), \(input.line), \(input.time), \(input.events), \(epoch), \(owner))
+                """, logger: logger)
+        case .lastSeq(let room, let seat, let seq):
+            try await connection.query("UPDATE seats SET last_seq = \(seq) WHERE room = \(room) AND seat = \(Int64(seat + 1))", logger: logger)
+        case .finish(let room, let reason):
+            try await connection.query("""
+                UPDATE rooms SET finished = \(Int64(Date().timeIntervalSince1970)), closed_reason = \(reason) WHERE id = \(room)
+                """, logger: logger)
+            // Let go, keeping the row: epochs only ever grow for an id.
+            try await connection.query("UPDATE room_leases SET expires_at = '-infinity' WHERE room = \(room) AND owner = \(owner)", logger: logger)
+        }
+    }
+
+    // MARK: Leases
+
+    func takeOver(room id: String) async throws -> Takeover {
+        let owner = self.owner, logger = self.logger, leaseSeconds = self.leaseSeconds
+        do {
+            let (outcome, epoch) = try await client.withTransaction(logger: logger) { connection -> (Takeover, Int64?) in
+                var state: (finished: Int64?, reason: String?)?
+                for try await (finished, reason) in try await connection.query(
+                    "SELECT finished, closed_reason FROM rooms WHERE id = \(id)", logger: logger).decode((Int64?, String?).self) {
+                    state = (finished, reason)
+                }
+                guard let state else { return (.notStored, nil) }
+                if state.finished != nil { return (.finished(reason: state.reason), nil) }
+                // Free, lapsed, or already this process's (a room it closed here): a new epoch.
+                var epoch: Int64?
+                for try await value in try await connection.query("""
+                    INSERT INTO room_leases (room, owner, epoch, expires_at) VALUES (\(id), \(owner), 1, now() + make_interval(secs => \(leaseSeconds)))
+                    ON CONFLICT (room) DO UPDATE SET owner = EXCLUDED.owner, epoch = room_leases.epoch + 1, expires_at = EXCLUDED.expires_at
+                    WHERE room_leases.expires_at < now() OR room_leases.owner = EXCLUDED.owner
+                    RETURNING epoch
+                    """, logger: logger).decode(Int64.self) { epoch = value }
+                guard let epoch else {
+                    var left = 0.0
+                    for try await seconds in try await connection.query(
+                        "SELECT EXTRACT(EPOCH FROM expires_at - now())::float8 FROM room_leases WHERE room = \(id)", logger: logger).decode(Double.self) {
+                        left = max(0, seconds)
+                    }
+                    return (.ownedElsewhere(seconds: left), nil)
+                }
+                // Read after the lease is ours: a write of the old owner that held the row's
+                // lock has committed before this, any later one is refused by its epoch.
+                guard let room = try await self.read(room: id, on: connection) else { return (.notStored, nil) }
+                return (.taken(room), epoch)
+            }
+            if let epoch { lock.withLock { epochs[id] = epoch } }
+            return outcome
+        } catch {
+            if let error = error as? StoreError { throw error }
+            throw StoreError("the room store \(address) could not take room \(id) over: \(Self.explain(error, password: address.password))")
+        }
+    }
+
+    func renewLeases() async throws -> [String] {
+        let held = lock.withLock { epochs }
+        guard !held.isEmpty else { return [] }
+        var renewed: [String: Int64] = [:]
+        do {
+            // One statement for every room; the rows locked in one order (no deadlock with a commit).
+            let rows = try await client.query("""
+                UPDATE room_leases SET expires_at = now() + make_interval(secs => \(leaseSeconds))
+                WHERE room IN (SELECT room FROM room_leases WHERE owner = \(owner) ORDER BY room FOR UPDATE) AND owner = \(owner)
+                RETURNING room, epoch
+                """, logger: logger)
+            for try await (room, epoch) in rows.decode((String, Int64).self) { renewed[room] = epoch }
+        } catch {
+            throw StoreError("the room store \(address) could not renew this process's leases: \(Self.explain(error, password: address.password))")
+        }
+        let lost = held.filter { renewed[$0.key] != $0.value }.map(\.key).sorted()
+        lock.withLock {
+            for room in lost where epochs[room] == held[room] { epochs[room] = nil }
+        }
+        return lost
+    }
+
+    /// The rooms whose lease this process holds, and their epochs (for tests and the operator).
+    var heldLeases: [String: Int64] { lock.withLock { epochs } }
+
+    // MARK: Reading
+
+    func listRooms(limit: Int) async throws -> [StoredRoomSummary] {
+        var rooms: [StoredRoomSummary] = []
+        do {
+            let rows = try await client.query("""
+                SELECT r.id, r.rules, r.seats, r.header IS NOT NULL, ARRAY(SELECT s.name FROM seats s WHERE s.room = r.id ORDER BY s.seat)
+                FROM rooms r WHERE r.finished IS NULL ORDER BY r.id LIMIT \(Int64(max(0, limit)))
+                """, logger: logger)
+            for try await (id, rules, seats, started, players) in rows.decode((String, String, Int64, Bool, [String]).self) {
+                guard let seatCount = Int(exactly: seats) else { continue }
+                rooms.append(StoredRoomSummary(id: id, rulesFile: rules, seatCount: seatCount, players: players, started: started))
+            }
+        } catch {
+            throw StoreError("the room store \(address) cannot list its rooms: \(Self.explain(error, password: address.password))")
+        }
+        return rooms
+    }
+
+    func unfinishedRooms() async throws -> [StoredRoom] {
+        let logger = self.logger
+        do {
+            return try await client.withConnection { connection in
+                var ids: [String] = []
+                for try await id in try await connection.query("SELECT id FROM rooms WHERE finished IS NULL ORDER BY created, id", logger: logger).decode(String.self) {
+                    ids.append(id)
+                }
+                var rooms: [StoredRoom] = []
+                for id in ids { if let room = try await self.read(room: id, on: connection) { rooms.append(room) } }
+                return rooms
+            }
+        } catch {
+            if let error = error as? StoreError { throw error }
+            throw StoreError(Self.explain(error, password: address.password))
+        }
+    }
+
+    /// Room `id` with its seats and inputs in order (nil: no such room).
+    private func read(room id: String, on connection: PostgresConnection) async throws -> StoredRoom? {
+        var room: StoredRoom?
+        let rows = try await connection.query(
+            "SELECT rules, rules_sha256, params, seed, seats, device_rolls, created, header FROM rooms WHERE id = \(id)", logger: logger)
+        for try await (rules, sha, params, seed, seats, deviceRolls, created, header)
+            in rows.decode((String, String, String, String, Int64, Bool, Int64, String?).self) {
+            guard let params = StoreSchema.params(from: params) else { throw StoreError("\(location): room \(id) has bad params") }
+            guard let seed = UInt64(seed) else { throw StoreError("\(location): room \(id) has a bad seed") }
+            guard let seatCount = Int(exactly: seats), seatCount > 0 else { throw StoreError("\(location): room \(id) has a bad seat count") }
+            room = StoredRoom(id: id, rulesFile: rules, rulesSHA256: sha, params: params, seed: seed, seatCount: seatCount,
+                              deviceRolls: deviceRolls, created: created, header: header)
+        }
+        guard var room else { return nil }
+        for try await (name, token, lastSeq) in try await connection.query(
+            "SELECT name, token_sha256, last_seq FROM seats WHERE room = \(id) ORDER BY seat", logger: logger).decode((String, String, Int64).self) {
+            room.seats.append(StoredSeat(name: name, tokenSHA256: token, lastSeq: lastSeq))
+        }
+        for try await (n, line, time, events) in try await connection.query(
+            "SELECT n, input, t, events FROM inputs WHERE room = \(id) ORDER BY n", logger: logger).decode((Int64, String, Int64, String).self) {
+            room.inputs.append(StoredInput(n: n, line: line, time: time, events: events))
+        }
+        return room
+    }
+
+    func closedReason(room: String) async throws -> String? {
+        for try await reason in try await client.query(
+            "SELECT closed_reason FROM rooms WHERE id = \(room) AND finished IS NOT NULL", logger: logger).decode(String?.self) {
+            return reason
+        }
+        return nil
+    }
+
+    /// Lets go of this process's leases (a restart's rooms are free at once, not after
+    /// they lapse; the rows stay, so a room's epochs only ever grow) and closes the connections.
+    func close() async {
+        if !lock.withLock({ epochs.isEmpty }) {
+            _ = try? await client.query("UPDATE room_leases SET expires_at = '-infinity' WHERE owner = \(owner)", logger: logger)
+            lock.withLock { epochs = [:] }
+        }
+        runner.cancel()
+        await runner.value
+    }
+
+    /// PostgreSQL's or the network's reason in words an operator can act on (never the password).
+    static func explain(_ error: Error, password: String?) -> String {
+        var text: String
+        if let error = error as? PostgresTransactionError {
+            return explain(error.beginError ?? error.closureError ?? error.commitError ?? error.rollbackError ?? StoreError("a transaction failed"), password: password)
+        } else if let error = error as? StoreError {
+            text = error.description
+        } else if let error = error as? PSQLError {
+            switch error.code {
+            case .server:
+                let message = error.serverInfo?[.message] ?? "the server refused"
+                let state = error.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? ""
+                text = message + state
+                if error.serverInfo?[.sqlState] == "28P01" { text += "; check the user and password in the address" }
+            case .connectionError:
+                text = "cannot connect (\(error.underlying.map { "\($0)" } ?? "no reason given")); check the host and port, and that PostgreSQL runs there"
+            case .authMechanismRequiresPassword:
+                text = "the server asks for a password: put it in the address (postgres://USER:PASSWORD@HOST:PORT/DATABASE)"
+            case .serverClosedConnection, .clientClosedConnection:
+                text = "the connection closed (\(error.underlying.map { "\($0)" } ?? "PostgreSQL went away"))"
+            default:
+                text = String(reflecting: error)
+            }
+        } else {
+            text = "\(error)"
+        }
+        if let password, !password.isEmpty { text = text.replacingOccurrences(of: password, with: "***") }
+        return text
+    }
+}
