@@ -9,6 +9,7 @@
 #   CHAOS_ROOMS=100 CHAOS_SECONDS=90 CHAOS_KILL_EVERY=15 CHAOS_GAME=race make loadtest-chaos
 # `make test-chaos-short` runs the short one (10 rooms, 2 kills, debug build) inside `make test`.
 set -euo pipefail
+export PYTHONDONTWRITEBYTECODE=1  # chaos.py imports client.py: no __pycache__ in loadtest/
 cd "$(dirname "$0")/.."
 variant=${CHAOS_VARIANT:-sqlite}
 rooms=${CHAOS_ROOMS:-100}
