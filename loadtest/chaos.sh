@@ -42,7 +42,7 @@ sqlite)
   "$venv/bin/python" loadtest/chaos.py "${common[@]}" --store "$work/rooms.sqlite" --processes 1
   ;;
 postgres)
-  [ -f scripts/throwaway-postgres.sh ] || { echo "chaos: variant B needs serve --store postgres:// and scripts/throwaway-postgres.sh (branch pg)" >&2; exit 2; }
+  bash scripts/ensure-postgres.sh   # Debian's postgresql, installed as root when missing
   # Its own temp folder: the server runs as the postgres user, who cannot enter $work (0700).
   pgdir=$(mktemp -d /tmp/dicehost-chaos-pg.XXXXXX)
   cleanup_steps+=("bash scripts/throwaway-postgres.sh stop '$pgdir'")

@@ -45,6 +45,7 @@ for store in $stores; do
   none) extra=(--store none) ;;
   sqlite) extra=(--store "$logs/rooms.sqlite") ;;
   postgres)
+    bash scripts/ensure-postgres.sh   # Debian's postgresql, installed as root when missing
     pgdir=$(mktemp -d /tmp/dicehost-store-pg.XXXXXX)
     url=$(bash scripts/throwaway-postgres.sh start "$pgdir")
     psql "$url" -X -q -c "ALTER SYSTEM SET fsync = on" -c "ALTER SYSTEM SET synchronous_commit = on" -c "SELECT pg_reload_conf()" >/dev/null
