@@ -12,7 +12,7 @@ SWIFT_BUILD_FLAGS ?=
 PREFIX ?= $(HOME)/.local
 CONFIG ?= debug
 
-.PHONY: deps build play test test-rules-fuzz test-lua-conformance check-lua test-browser loadtest loadtest-abuse loadtest-store serve bench bench-idle-rooms bench-solve bench-secrets bench-instructions clean fuzz fuzz-build fuzz-smoke fuzz-crashes example test-example
+.PHONY: deps build play test test-rules-fuzz test-chaos-short test-lua-conformance check-lua test-browser loadtest loadtest-abuse loadtest-store loadtest-chaos serve bench bench-idle-rooms bench-solve bench-secrets bench-instructions clean fuzz fuzz-build fuzz-smoke fuzz-crashes example test-example
 
 deps:
 	@bash scripts/ensure-deps.sh
@@ -40,6 +40,7 @@ test: deps check-lua
 	$(MAKE) test-rules-fuzz
 	$(MAKE) test-example
 	$(MAKE) test-browser
+	$(MAKE) test-chaos-short   # after test-browser, whose script installs python3-venv
 
 # A short fixed-seed `dicehost fuzz` of every shipped game and example rule script (random
 # legal play, every check; a few seconds each in the debug build). A finding fails the
@@ -50,6 +51,13 @@ test-rules-fuzz: build
 	  out=$$(.build/debug/dicehost fuzz "$$f" --inputs $(RULES_FUZZ_INPUTS) --seed 1 --quiet); status=$$?; \
 	  if [ $$status = 0 ]; then echo "$$out" | head -1; else echo "$$out"; exit 1; fi; \
 	done
+
+# The chaos test, short (loadtest/chaos.sh): 10 rooms x 4 clients of Race on a debug
+# `dicehost serve` with its SQLite store, killed with SIGKILL twice and started again; then
+# every room plays to its end. Fails if a client's events differ from the store's room log,
+# an acknowledged input is missing, or a room cannot finish. About 45 s.
+test-chaos-short: build
+	CHAOS_ROOMS=10 CHAOS_SECONDS=22 CHAOS_KILL_EVERY=10 CHAOS_END_SECONDS=25 DICEHOST=.build/debug/dicehost bash loadtest/chaos.sh
 
 # Not in `make test`: Lua 5.4.4's own test suite, piece by piece, in plain lua5.4 and in
 # the sandbox, each difference classified (tests/lua-testes/README.md). Needs the suite's
@@ -88,6 +96,13 @@ loadtest: deps
 loadtest-store: deps
 	swift build -c release $(SWIFT_BUILD_FLAGS)
 	bash loadtest/store-compare.sh
+
+# Not in `make test`: 100 rooms x 4 clients play Race while `dicehost serve` is killed with
+# SIGKILL every 15 s and started again (one process on SQLite; CHAOS_VARIANT=postgres: two
+# behind nginx on PostgreSQL); every client checked against the store (loadtest/README.md).
+loadtest-chaos: deps
+	swift build -c release $(SWIFT_BUILD_FLAGS)
+	bash loadtest/chaos.sh
 
 # Not in `make test`: a healthy room's input and ping round trips against 0, 2 and 4 rooms
 # that run to their budget every 0.6 s, and the server's CPU per message (loadtest/README.md).

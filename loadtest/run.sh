@@ -22,16 +22,6 @@ if ! "$venv/bin/python" -c "import websockets" >/dev/null 2>&1; then
   [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
   "$venv/bin/pip" install -q --disable-pip-version-check "websockets>=12,<16"
 fi
-if phase nginx && ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "loadtest: installing nginx-light" >&2
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >/dev/null 2>&1 \
-      || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >/dev/null; }
-  else
-    echo "loadtest: nginx is missing: sudo apt-get install nginx-light" >&2; exit 1
-  fi
-fi
-nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
 # Every connection is an open file on both ends: 10,000 players need far more than 1,024.
 ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 if [ "$(ulimit -n)" != unlimited ] && [ "$(ulimit -n)" -lt $((rooms * 4 + 256)) ]; then
@@ -47,7 +37,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+# free_port, process_cpu, generate (client.py processes against a server, their totals)
+. loadtest/generate.sh
 
 # Starts a server on a free port with its own log folder; sets $port and $pid.
 start_server() {
@@ -59,47 +50,6 @@ start_server() {
   pids+=("$pid")
   for _ in $(seq 100); do grep -q "http://" "$logs.out" 2>/dev/null && return 0; sleep 0.1; done
   echo "loadtest: the server did not start:"; cat "$logs.out"; exit 1
-}
-
-# CPU seconds (user + system) a process has used, from /proc/PID/stat.
-process_cpu() { awk -v hz="$(getconf CLK_TCK)" '{ sub(/.*\) /, ""); print ($12 + $13) / hz }' "/proc/$1/stat"; }
-
-# Runs $generators client.py processes against URL, the rooms split between them (each
-# its own room prefix), and prints each one's report, then for all of them: inputs
-# answered, the server's CPU per input (server PID given) and the latency percentiles.
-#   generate URL ROOMS SECONDS PREFIX SERVER_PID [client.py options...]
-generate() {
-  local url=$1 total=$2 secs=$3 prefix=$4 server=$5; shift 5
-  local totals="$work/$prefix.totals" gpids=() status=0 before after
-  : > "$totals"
-  before=$(process_cpu "$server")
-  for g in $(seq "$generators"); do
-    local share=$(( total / generators + (g <= total % generators ? 1 : 0) ))
-    local tag=$prefix; [ "$generators" -gt 1 ] && tag="${prefix}g$g"
-    LOADTEST_TOTALS="$totals" "$venv/bin/python" loadtest/client.py --url "$url" --rooms "$share" --seconds "$secs" \
-      --prefix "$tag" --seed "$g" --server-pid "$server" "$@" > "$work/$tag.client.out" 2>&1 &
-    gpids+=($!)
-  done
-  for p in "${gpids[@]}"; do wait "$p" || status=1; done
-  after=$(process_cpu "$server")
-  for g in $(seq "$generators"); do
-    local tag=$prefix; [ "$generators" -gt 1 ] && { tag="${prefix}g$g"; echo "-- generator $g"; }
-    cat "$work/$tag.client.out"
-  done
-  python3 - "$totals" "$before" "$after" "$generators" <<'PY'
-import sys
-inputs = messages = 0; lat = []
-for line in open(sys.argv[1]):
-    parts = line.split()
-    inputs += int(parts[0]); messages += int(parts[1])
-    if len(parts) > 2: lat += [float(x) for x in parts[2].split(",")]
-cpu = float(sys.argv[3]) - float(sys.argv[2])
-lat.sort()
-pick = lambda p: lat[min(len(lat) - 1, int(round(p / 100 * (len(lat) - 1))))] if lat else float("nan")
-print("all %s generator(s): %d inputs answered, p50 %.1f ms, p99 %.1f ms; server CPU %.1f s: %.0f us per input, %.1f us per message"
-      % (sys.argv[4], inputs, pick(50), pick(99), cpu, 1e6 * cpu / max(1, inputs), 1e6 * cpu / max(1, messages)))
-PY
-  return $status
 }
 
 # Samples a process's resident memory every second; the peak goes to $1.
@@ -151,36 +101,7 @@ echo "== two servers behind nginx (hash \$arg_room consistent): $rooms rooms x 4
 start_server "$work/a"; a_port=$port
 start_server "$work/b"; b_port=$port
 front=$(free_port)
-mkdir -p "$work/nginx"
-cat > "$work/nginx/nginx.conf" <<CONF
-worker_processes 1;
-pid $work/nginx/nginx.pid;
-error_log $work/nginx/error.log warn;
-events { worker_connections 4000; }
-http {
-  access_log off;
-  client_body_temp_path $work/nginx; proxy_temp_path $work/nginx; fastcgi_temp_path $work/nginx;
-  uwsgi_temp_path $work/nginx; scgi_temp_path $work/nginx;
-  map \$http_upgrade \$connection_upgrade { default upgrade; '' close; }
-  upstream dicehost {
-    hash \$arg_room consistent;
-    server 127.0.0.1:$a_port;
-    server 127.0.0.1:$b_port;
-  }
-  server {
-    listen 127.0.0.1:$front;
-    location / {
-      proxy_pass http://dicehost;
-      proxy_http_version 1.1;
-      proxy_set_header Upgrade \$http_upgrade;
-      proxy_set_header Connection \$connection_upgrade;
-      proxy_read_timeout 1h;
-    }
-  }
-}
-CONF
-"$nginx_bin" -c "$work/nginx/nginx.conf" -p "$work/nginx"
-for _ in $(seq 50); do [ -f "$work/nginx/nginx.pid" ] && break; sleep 0.1; done
+bash loadtest/nginx-front.sh start "$work/nginx" "$front" "$a_port" "$b_port"
 "$venv/bin/python" loadtest/client.py --url "ws://127.0.0.1:$front/ws" --rooms "$rooms" --seconds "$nginx_seconds" \
   --logs "$work/a" --logs "$work/b" --prefix two
 echo "each room's log is in one process's folder only: the routing kept every room on one process"
