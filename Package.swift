@@ -23,6 +23,9 @@ let package = Package(
         // The room store (`serve --store FILE`): SQLite through Vapor's SQLiteNIO, which is
         // tested on Linux and carries its own SQLite build (WAL, no system library to match).
         .package(url: "https://github.com/vapor/sqlite-nio", exact: "1.13.2"),
+        // The service group Hummingbird runs in: `serve` adds its own service to it so that on
+        // SIGTERM its clients are told and let go before the HTTP server waits for them.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // Lua 5.4 from the system (Debian: liblua5.4-dev) plus the C helpers Swift cannot write.
@@ -66,6 +69,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             resources: [.copy("Web")],
             // The compiler checks the server's concurrency (rooms, executors, the thread pool, channels).

@@ -73,6 +73,13 @@ final class ClientChannel: @unchecked Sendable {
         return closeRequested
     }
 
+    /// Closes the socket at once, without a close frame or waiting for one: a client that
+    /// did not answer the server's close in time (a server stopping must not wait for it).
+    func cutOff() {
+        finish()
+        connection?.close(promise: nil)
+    }
+
     /// Nothing more is sent (the reader ended).
     func finish() {
         lock.lock()
