@@ -26,6 +26,8 @@ let package = Package(
         // The service group Hummingbird runs in: `serve` adds its own service to it so that on
         // SIGTERM its clients are told and let go before the HTTP server waits for them.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // The server's tests hand messages to embedded NIO channels (OutboundBatchTests).
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
     ],
     targets: [
         // Lua 5.4 from the system (Debian: liblua5.4-dev) plus the C helpers Swift cannot write.
@@ -109,6 +111,7 @@ let package = Package(
                 "DiceHostServer",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
             ]
         ),
     ],
