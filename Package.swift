@@ -26,6 +26,11 @@ let package = Package(
         // Several processes sharing one room store (`serve --store postgres://…`): Vapor's
         // PostgresNIO, async queries and a connection pool, for the server target only.
         .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
+        // The service group Hummingbird runs in: `serve` adds its own service to it so that on
+        // SIGTERM its clients are told and let go before the HTTP server waits for them.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // The server's tests hand messages to embedded NIO channels (OutboundBatchTests).
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
     ],
     targets: [
         // Lua 5.4 from the system (Debian: liblua5.4-dev) plus the C helpers Swift cannot write.
@@ -70,6 +75,7 @@ let package = Package(
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             resources: [.copy("Web")],
             // The compiler checks the server's concurrency (rooms, executors, the thread pool, channels).
@@ -112,6 +118,7 @@ let package = Package(
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
             ]
         ),
     ],

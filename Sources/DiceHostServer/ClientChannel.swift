@@ -4,7 +4,8 @@ import NIOWebSocket
 
 /// The way to one connected client: the text messages to send it, in order. Each is
 /// handed to the connection's NIO channel at once, from whatever thread sends it (a room
-/// thread): one hop to the connection's event loop, no task woken in between (issue 32:
+/// thread): one hop to the connection's event loop (a broadcast's messages share one hop
+/// per event loop, `OutboundBatch`), no task woken in between (issue 32:
 /// a frame went through a stream, a writer task and NIO's async writer, and waking them
 /// was a large part of a served input's CPU). A client whose backlog (messages handed to
 /// NIO and not yet written to its socket) passes the limit is cut off (its connection
@@ -32,23 +33,48 @@ final class ClientChannel: @unchecked Sendable {
         self.ended = ended
     }
 
+    /// Sends one message: one hop to the connection's event loop. The messages of a
+    /// broadcast go through `OutboundBatch` instead (one hop per event loop for all of them).
     func send(_ text: String) {
+        guard let connection = admit() else { return }
+        let frame = Self.frame(text)
+        connection.eventLoop.execute {
+            self.write(frame, to: connection)
+            connection.flush()
+        }
+    }
+
+    static func frame(_ text: String) -> WebSocketFrame {
+        WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: text))
+    }
+
+    /// Counts one message against the backlog: the connection to write it to, or nil when
+    /// nothing is sent (closed, cut off just now for its backlog, or a channel for tests).
+    func admit() -> (any Channel)? {
         lock.lock()
-        guard open else { return lock.unlock() }
+        guard open else {
+            lock.unlock()
+            return nil
+        }
         guard pending < backlog else {
             // The client stopped reading: the connection is closed under it rather than told.
             open = false
             lock.unlock()
             ended.finish()
             connection?.close(promise: nil)
-            return
+            return nil
         }
         pending += 1
         lock.unlock()
-        guard let connection else { return }
+        return connection
+    }
+
+    /// Writes an admitted message; on the connection's event loop only (the promise and its
+    /// callback made there too: made from a room thread, each was a hop of its own).
+    func write(_ frame: WebSocketFrame, to connection: any Channel) {
         let promise = connection.eventLoop.makePromise(of: Void.self)
         promise.futureResult.whenComplete { _ in self.written() }
-        connection.writeAndFlush(WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: text)), promise: promise)
+        connection.write(frame, promise: promise)
     }
 
     private func written() {
@@ -71,6 +97,13 @@ final class ClientChannel: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return closeRequested
+    }
+
+    /// Closes the socket at once, without a close frame or waiting for one: a client that
+    /// did not answer the server's close in time (a server stopping must not wait for it).
+    func cutOff() {
+        finish()
+        connection?.close(promise: nil)
     }
 
     /// Nothing more is sent (the reader ended).

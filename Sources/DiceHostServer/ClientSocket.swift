@@ -26,9 +26,15 @@ struct ServerRequestContext: RequestContext, WebSocketRequestContext {
 /// behind its backlog (then the socket is closed at once).
 enum ClientSocket {
     static func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, channel nioChannel: any Channel,
-                      id: UInt64, lobby: Lobby, limits: ServerLimits) async throws {
+                      id: UInt64, lobby: Lobby, limits: ServerLimits, connections: OpenConnections) async throws {
         let (end, ended) = AsyncStream.makeStream(of: Void.self)
         let channel = ClientChannel(id: id, connection: nioChannel, backlog: limits.outboundBacklog, ended: ended)
+        // Upgraded just as the server began to stop: told at once, as the others are.
+        if !connections.add(channel) { channel.close(code: GoingAway.closeCode, reason: GoingAway.reason) }
+        // Counted until its socket is closed, not only until this returns: after the server's
+        // close frame the WebSocket layer waits for the client's answer, and a stopping
+        // server cuts off those that do not answer.
+        nioChannel.closeFuture.whenComplete { _ in connections.remove(id) }
         let failure: Error? = await withTaskGroup(of: Error?.self) { group in
             group.addTask {
                 // Messages go to the NIO channel directly (ClientChannel); this task waits

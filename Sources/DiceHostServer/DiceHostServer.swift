@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import ServiceLifecycle
 
 /// `dicehost serve`: the rooms of a rules folder over WebSocket at `/ws`, and the
 /// browser table at `/`.
@@ -56,8 +57,10 @@ public final class DiceHostServer: Sendable {
         web = WebAssets()
     }
 
-    /// Serves until the task is cancelled (or, with `signals`, until SIGINT/SIGTERM);
-    /// `onStart` gets the port once the server listens.
+    /// Serves until the task is cancelled (or, with `signals`, until SIGINT/SIGTERM: then
+    /// new connections are refused, the store writes what it was handed, every client is
+    /// closed with 1001 "server restarting", and those that do not answer within 2 s are
+    /// cut off; `GoingAway`); `onStart` gets the port once the server listens.
     public func run(signals: Bool = false, onStart: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
         var logger = Logger(label: "dicehost-serve")
         logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? Logger.Level(rawValue: configuration.logLevel) ?? .warning
@@ -67,19 +70,20 @@ public final class DiceHostServer: Sendable {
         web.addRoutes(to: router)
         router.get("/health") { _, _ in "ok\n" }
         let lobby = self.lobby, limits = configuration.limits, counter = nextClientID, origins = configuration.allowedOrigins
-        let open = ConnectionGauge()
-        let store = try await openStore()
+        let open = OpenConnections()
+        let (store, commits) = try await openStore()
         router.ws("/ws", shouldUpgrade: { request, _ in
             try HTTPHygiene.checkOrigin(of: request, allowed: origins)
+            guard !open.isStopping else {
+                throw HTTPError(.serviceUnavailable, message: "this server is restarting; connect again in a moment\n")
+            }
             guard open.count < limits.connections else {
                 throw HTTPError(.serviceUnavailable, message: "this server holds \(limits.connections) connections, the most it takes; try again later\n")
             }
             return .upgrade([:])
         }) { inbound, outbound, context in
-            open.add(1)
-            defer { open.add(-1) }
             try await ClientSocket.serve(inbound: inbound, outbound: outbound, channel: context.requestContext.channel,
-                                         id: counter.next(), lobby: lobby, limits: limits)
+                                         id: counter.next(), lobby: lobby, limits: limits, connections: open)
         }
         // Text frames must be UTF-8 (else close 1007); a client that stops answering pings is closed.
         let webSocket = WebSocketServerConfiguration(maxFrameSize: ServerProtocol.maxMessageBytes, autoPing: .enabled(timePeriod: .seconds(30)),
@@ -116,7 +120,11 @@ public final class DiceHostServer: Sendable {
         // The store is closed (and its lock let go) before `run` returns, however it ends;
         // in a task of its own, as SQLiteNIO refuses work in a cancelled one.
         let closeStore = { if let store { await Task.detached { await store.close() }.value } }
-        do { try await app.runService(gracefulShutdownSignals: signals ? [.sigterm, .sigint] : []) } catch {
+        // GoingAway after the application: the group stops services in reverse order, so the
+        // clients are told and let go before the HTTP server waits for its connections to close.
+        let services = ServiceGroup(configuration: .init(services: [app, GoingAway(connections: open, commits: commits)],
+                                                         gracefulShutdownSignals: signals ? [.sigterm, .sigint] : [], logger: logger))
+        do { try await services.run() } catch {
             await closeStore()
             throw error
         }
@@ -126,14 +134,15 @@ public final class DiceHostServer: Sendable {
 
 extension DiceHostServer {
     /// Opens the room store and reopens its unfinished rooms, before the server listens.
-    private func openStore() async throws -> (any RoomStore)? {
-        guard let path = configuration.store else { return nil }
+    private func openStore() async throws -> (store: (any RoomStore)?, commits: GroupCommit?) {
+        guard let path = configuration.store else { return (nil, nil) }
         if PostgresAddress.isPostgres(path) {
             // Shared by several processes: rooms are reopened when a player asks for one
             // whose owner's lease lapsed (Lobby.room), not all at start.
             let store = try await PostgresRoomStore.open(address: path, leaseSeconds: configuration.leaseSeconds)
-            await lobby.attach(GroupCommit(store: store))
-            return store
+            let commits = GroupCommit(store: store)
+            await lobby.attach(commits)
+            return (store, commits)
         }
         let store = try await SQLiteRoomStore.open(path: path)
         let commits = GroupCommit(store: store)
@@ -149,17 +158,8 @@ extension DiceHostServer {
         for note in outcome.notes { report += "dicehost serve: \(note)\n" }
         for (room, reason) in outcome.closed { report += "dicehost serve: room \(room) is closed: \(reason)\n" }
         if !report.isEmpty { FileHandle.standardError.write(Data(report.utf8)) }
-        return store
+        return (store, commits)
     }
-}
-
-/// Counts the open WebSocket connections. `@unchecked Sendable`: `value` is read and
-/// written only with `lock` held.
-final class ConnectionGauge: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-    var count: Int { lock.lock(); defer { lock.unlock() }; return value }
-    func add(_ delta: Int) { lock.lock(); value += delta; lock.unlock() }
 }
 
 /// Hands out connection ids. `@unchecked Sendable`: `value` is read and written only with

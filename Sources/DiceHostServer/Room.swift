@@ -542,6 +542,7 @@ actor Room {
         prepareLooks(for: seatsSent.map { $0.map { seats[$0].name } }, &parts)
         var made: [Int?: String] = [:]
         var sentCarried = false
+        var batch = OutboundBatch()
         for subscriber in subscribers.values where subscriber.client.id != skipped {
             let text: String
             if let known = made[subscriber.seat] { text = known } else {
@@ -551,17 +552,20 @@ actor Room {
             }
             if let carried, carried.client == subscriber.client.id, let comma = text.firstIndex(of: ",") {
                 // After the message's "type": {"type":"events","ack":N,"room":…}
-                subscriber.client.send(String(text[...comma]) + carried.field + text[text.index(after: comma)...])
+                batch.add(String(text[...comma]) + carried.field + text[text.index(after: comma)...], to: subscriber.client)
                 sentCarried = true
             } else {
-                subscriber.client.send(text)
+                batch.add(text, to: subscriber.client)
             }
         }
+        batch.send()
         return sentCarried
     }
 
     private func broadcast(_ text: String, except skipped: UInt64? = nil) {
-        for subscriber in subscribers.values where subscriber.client.id != skipped { subscriber.client.send(text) }
+        var batch = OutboundBatch()
+        for subscriber in subscribers.values where subscriber.client.id != skipped { batch.add(text, to: subscriber.client) }
+        batch.send()
     }
 
     /// The state with the last events `viewer` may see (for a client that joins or comes

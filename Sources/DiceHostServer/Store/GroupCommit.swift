@@ -54,6 +54,9 @@ final class GroupCommit: @unchecked Sendable {
         }
     }
 
+    /// The ticket of the writes handed in last (0: none yet).
+    var lastTicket: UInt64 { lock.withLock { issued } }
+
     /// Whether everything up to `ticket` is written (or failed): nothing to wait for.
     func isSettled(_ ticket: UInt64) -> Bool { lock.withLock { ticket <= settled } }
 
