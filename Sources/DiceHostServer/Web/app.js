@@ -79,7 +79,10 @@ function notice(text, kind) {
 function handle(m) {
   switch (m.type) {
     case "hello":
-      Reconnect.connected();
+      // Back in no room: the wait starts short again. A page coming back to a room waits
+      // for its seat (joined, watching): a room whose lease has not lapsed yet answers
+      // owned-elsewhere, and the next try then waits longer (issue 33).
+      if (!room) Reconnect.connected();
       rules = m.rules || [];
       fillRules();
       if (pending.length === 0) queueRejoin();
@@ -101,10 +104,12 @@ function handle(m) {
       saveSeat(room, { name: m.name, token: m.token, seq: Math.max(saved.seq || 0, m.lastSeq || 0) });
       setRoomInURL(room);
       notice(m.rejoined ? "Welcome back, " + m.name + ": you have your seat again." : "", "info");
+      Reconnect.connected();
       showTable();
       break;
     }
     case "watching":
+      Reconnect.connected();
       spectating = true;
       seat = null;
       setRoomInURL(m.room);

@@ -1,7 +1,9 @@
 // Reconnecting after the connection drops (a restart, a deploy, a lost machine): waits
 // with back-off (0.5 s doubling to 10 s, each wait jittered so a restarted server is not
 // met by every page at once), shows "reconnecting…" meanwhile, and starts again from
-// the short wait once the server says hello. The seat comes back with its token
+// the short wait once the seat is back (joined, watching), or the server says hello to
+// a page in no room; so a room whose owner's lease is still running (owned-elsewhere)
+// is asked ever less often, not twice a second. The seat comes back with its token
 // (app.js's queueRejoin); a room the restart could not reopen answers `no-room` with why.
 "use strict";
 
@@ -19,7 +21,7 @@ const Reconnect = (() => {
     handle = setTimeout(() => { handle = null; reconnect(); }, wait);
   }
 
-  /// The server said hello: the next drop starts from the short wait again.
+  /// Back in the room (or connected in none): the next drop starts from the short wait again.
   function connected() { delay = FIRST_MS; attempt = 0; }
 
   return { schedule, connected };
