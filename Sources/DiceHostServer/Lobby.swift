@@ -50,6 +50,10 @@ actor Lobby {
         }
         guard let store = commits?.store as? any SharedRoomStore, let commits else { return nil }
         if let running = takeovers[id] { return try await running.value }
+        // A full server takes no room over (its lease stays free for another process).
+        guard rooms.count < limits.rooms else {
+            throw ProtocolError("server-full", "this server holds \(limits.rooms) rooms, the most it takes; room \(id) stays in the store for another process")
+        }
         let task = Task { try await self.takeOver(id, store: store, commits: commits) }
         takeovers[id] = task
         defer { takeovers[id] = nil }

@@ -178,6 +178,32 @@ struct PostgresStoreTests {
         #expect(try #require(await other.next("error"))["code"] as? String == "room-exists")
     }
 
+    @Test func aFullServerTakesNoRoomOverAndLeavesItsLeaseFree() async throws {
+        let url = try await ThrowawayPostgres.database()
+        let first = try await start(store: url)
+        var configuration = DiceHostServer.Configuration(rulesDirectory: TestServer.repositoryRules, port: 0)
+        configuration.store = url
+        configuration.limits.rooms = 1
+        let full = try await TestServer.start(configuration: configuration)
+        defer { full.stop() }
+        let r = try await first.twoPlayerRoom("race.lua", fields: ["params": ["target": "1000"]])
+        let annToken = try #require(r.annJoined["token"] as? String)
+        _ = try await roll(r.ann, seq: 1)
+        let own = try await full.client()
+        try await own.hello()
+        own.send(["type": "create", "rules": "race.lua", "room": "its-own"])
+        _ = try #require(await own.next("created"))
+        await stop(first)  // lets go of its leases: the room is free at once
+
+        let ann = try await full.client()
+        try await ann.hello()
+        ann.send(["type": "join", "room": r.room, "token": annToken])
+        let refused = try #require(await ann.next("error"))
+        #expect(refused["code"] as? String == "server-full", "\(refused)")
+        let epochs = try await ThrowawayPostgres.query(url, "SELECT epoch::text FROM room_leases WHERE room = '\(r.room)'")
+        #expect(epochs == ["1"], "the full server took no lease: \(epochs)")
+    }
+
     @Test func anAddressThatCannotBeUsedIsRefusedNamingItWithoutThePassword() async throws {
         let url = try await ThrowawayPostgres.database()
         let address = try PostgresAddress(url)
