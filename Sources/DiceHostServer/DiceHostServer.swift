@@ -67,7 +67,7 @@ public final class DiceHostServer: Sendable {
         web.addRoutes(to: router)
         router.get("/health") { _, _ in "ok\n" }
         let lobby = self.lobby, limits = configuration.limits, counter = nextClientID, origins = configuration.allowedOrigins
-        let open = ConnectionGauge()
+        let open = ConnectionGauge(), sockets = ConnectionGauge()
         let store = try await openStore()
         router.ws("/ws", shouldUpgrade: { request, _ in
             try HTTPHygiene.checkOrigin(of: request, allowed: origins)
@@ -86,7 +86,7 @@ public final class DiceHostServer: Sendable {
                                                      closeTimeout: .seconds(5), validateUTF8: true)
         let app = Application(
             router: router,
-            server: HTTPHygiene.server(webSocketRouter: router, webSocket: webSocket, limits: limits),
+            server: HTTPHygiene.server(webSocketRouter: router, webSocket: webSocket, limits: limits, connections: sockets),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "dicehost"),
             onServerRunning: { channel in onStart(channel.localAddress?.port ?? 0) },
             logger: logger
@@ -160,6 +160,13 @@ final class ConnectionGauge: @unchecked Sendable {
     private var value = 0
     var count: Int { lock.lock(); defer { lock.unlock() }; return value }
     func add(_ delta: Int) { lock.lock(); value += delta; lock.unlock() }
+    /// Counts one more unless `limit` are open already; whether it did.
+    func take(upTo limit: Int) -> Bool {
+        lock.lock(); defer { lock.unlock() }
+        guard value < limit else { return false }
+        value += 1
+        return true
+    }
 }
 
 /// Hands out connection ids. `@unchecked Sendable`: `value` is read and written only with
