@@ -88,7 +88,17 @@ struct GuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
         }
     }
 
-    func handle(value: Inner.Value, logger: Logger) async { await inner.handle(value: value, logger: logger) }
+    func handle(value: Inner.Value, logger: Logger) async {
+        // A connection answered 503 at the cap (`CapacityRefusal`) is closed under
+        // Hummingbird's upgrade pipeline, which logs that as an error: not one an operator
+        // should read per refusal (nor per client gone before it was served).
+        if !value.channel.isActive {
+            var quiet = logger
+            quiet.logLevel = .critical
+            return await inner.handle(value: value, logger: quiet)
+        }
+        await inner.handle(value: value, logger: logger)
+    }
 }
 
 /// Answers a connection past the server's cap 503 at once and closes it, reading nothing.
