@@ -37,12 +37,12 @@ public struct OpenFileLimit: Sendable, Equatable {
 
     /// Files the server keeps for itself besides its clients' connections and its rooms'
     /// logs, on a machine with `processors` cores. Measured on a 2-core machine with the
-    /// SQLite store and logs (docs/scaling.md): 16 open at start (standard streams, the
-    /// listening socket, the store's database, WAL and shared-memory files, the event
-    /// loops' epoll, event and timer descriptors: 3 a core), and at most 20 more at once
-    /// under load (rule files read by the room threads, up to `max(8, 4 × cores) + 1` of
-    /// them, and libdispatch's `/proc` reads). Kept at about twice that, plus room for
-    /// HTTP connections that are not WebSockets yet (page loads, upgrades being refused).
+    /// SQLite store and logs under 400 clients (docs/scaling.md): 20 open at start
+    /// (standard streams, the listening socket, the store's database and WAL, the event
+    /// loops' epoll, event, timer and signal descriptors), at most 19 besides sockets and
+    /// room logs under load. The reserve also covers what grows with the machine: 3 a core
+    /// for the event loops, and a rule file being read (room creation, reload) on each room
+    /// thread, up to `max(8, 4 × cores) + 1` of them, counted twice (its hash and its load).
     public static func reserve(processors: Int) -> UInt64 {
         let cores = UInt64(max(1, min(processors, 4_096)))
         return 64 + 3 * cores + 2 * (max(8, 4 * cores) + 1)
