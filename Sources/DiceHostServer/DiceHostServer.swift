@@ -70,7 +70,9 @@ public final class DiceHostServer: Sendable {
         web.addRoutes(to: router)
         router.get("/health") { _, _ in "ok\n" }
         let lobby = self.lobby, limits = configuration.limits, counter = nextClientID, origins = configuration.allowedOrigins
-        let open = OpenConnections()
+        // `open`: WebSocket clients (told to go away on SIGTERM); `sockets`: every TCP
+        // connection, capped below the open-files limit (HTTPHygiene.CapacityRefusal).
+        let open = OpenConnections(), sockets = ConnectionGauge()
         let (store, commits) = try await openStore()
         router.ws("/ws", shouldUpgrade: { request, _ in
             try HTTPHygiene.checkOrigin(of: request, allowed: origins)
@@ -90,7 +92,7 @@ public final class DiceHostServer: Sendable {
                                                      closeTimeout: .seconds(5), validateUTF8: true)
         let app = Application(
             router: router,
-            server: HTTPHygiene.server(webSocketRouter: router, webSocket: webSocket, limits: limits),
+            server: HTTPHygiene.server(webSocketRouter: router, webSocket: webSocket, limits: limits, connections: sockets),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "dicehost"),
             onServerRunning: { channel in onStart(channel.localAddress?.port ?? 0) },
             logger: logger
@@ -159,6 +161,22 @@ extension DiceHostServer {
         for (room, reason) in outcome.closed { report += "dicehost serve: room \(room) is closed: \(reason)\n" }
         if !report.isEmpty { FileHandle.standardError.write(Data(report.utf8)) }
         return (store, commits)
+    }
+}
+
+/// Counts the open TCP connections (HTTPHygiene's cap). `@unchecked Sendable`: `value` is read and
+/// written only with `lock` held.
+final class ConnectionGauge: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    var count: Int { lock.lock(); defer { lock.unlock() }; return value }
+    func add(_ delta: Int) { lock.lock(); value += delta; lock.unlock() }
+    /// Counts one more unless `limit` are open already; whether it did.
+    func take(upTo limit: Int) -> Bool {
+        lock.lock(); defer { lock.unlock() }
+        guard value < limit else { return false }
+        value += 1
+        return true
     }
 }
 

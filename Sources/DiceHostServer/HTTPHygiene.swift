@@ -11,7 +11,10 @@ import NIOHTTP1
 /// foreign pages opening the WebSocket), and the headers every response carries.
 enum HTTPHygiene {
     /// The server: HTTP/1 with the WebSocket upgrade, behind a `RequestHeadGuard`.
-    static func server(webSocketRouter: Router<ServerRequestContext>, webSocket: WebSocketServerConfiguration, limits: ServerLimits) -> HTTPServerBuilder {
+    /// `connections` counts its TCP connections: past `limits.connections` a new one is
+    /// answered 503 and closed at once (`CapacityRefusal`).
+    static func server(webSocketRouter: Router<ServerRequestContext>, webSocket: WebSocketServerConfiguration, limits: ServerLimits,
+                       connections: ConnectionGauge) -> HTTPServerBuilder {
         let responder = webSocketRouter.buildResponder()
         let http1 = HTTP1Channel.Configuration(
             idleTimeout: .seconds(Int64(limits.requestHeadSeconds * 3)),
@@ -19,7 +22,8 @@ enum HTTPHygiene {
         return HTTPServerBuilder { httpResponder in
             GuardedChannel(inner: HTTP1WebSocketUpgradeChannel(responder: httpResponder, webSocketResponder: responder,
                                                                configuration: .init(http1: http1, ws: webSocket)),
-                           deadline: .milliseconds(Int64(limits.requestHeadSeconds * 1000)), maxHeadBytes: limits.maxRequestHeadBytes)
+                           deadline: .milliseconds(Int64(limits.requestHeadSeconds * 1000)), maxHeadBytes: limits.maxRequestHeadBytes,
+                           connections: connections, capacity: limits.connections)
         }
     }
 
@@ -57,11 +61,21 @@ struct GuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
     let inner: Inner
     let deadline: TimeAmount
     let maxHeadBytes: Int
+    let connections: ConnectionGauge
+    let capacity: Int
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Inner.Value> {
         let headGuard = RequestHeadGuard(deadline: deadline, maxHeadBytes: maxHeadBytes)
         do {
-            try channel.pipeline.syncOperations.addHandler(headGuard, position: .first)
+            // Every connection is an open file, page loads and upgrades in progress too: the
+            // cap counts them all, so clients never use up the files the server needs.
+            if connections.take(upTo: capacity) {
+                let connections = self.connections
+                channel.closeFuture.whenComplete { _ in connections.add(-1) }
+                try channel.pipeline.syncOperations.addHandler(headGuard, position: .first)
+            } else {
+                try channel.pipeline.syncOperations.addHandler(CapacityRefusal(capacity: capacity), position: .first)
+            }
         } catch {
             return channel.eventLoop.makeFailedFuture(error)
         }
@@ -74,7 +88,43 @@ struct GuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
         }
     }
 
-    func handle(value: Inner.Value, logger: Logger) async { await inner.handle(value: value, logger: logger) }
+    func handle(value: Inner.Value, logger: Logger) async {
+        // A connection answered 503 at the cap (`CapacityRefusal`) is closed under
+        // Hummingbird's upgrade pipeline, which logs that as an error: not one an operator
+        // should read per refusal (nor per client gone before it was served).
+        if !value.channel.isActive {
+            var quiet = logger
+            quiet.logLevel = .critical
+            return await inner.handle(value: value, logger: quiet)
+        }
+        await inner.handle(value: value, logger: logger)
+    }
+}
+
+/// Answers a connection past the server's cap 503 at once and closes it, reading nothing.
+/// Written here, before the HTTP parser, as Hummingbird answers a refused WebSocket upgrade
+/// with a bare 400 whatever the refusal's status.
+final class CapacityRefusal: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+    private let capacity: Int
+    private var sent = false
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    func handlerAdded(context: ChannelHandlerContext) { if context.channel.isActive { refuse(context) } }
+    func channelActive(context: ChannelHandlerContext) { refuse(context) }
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {}
+
+    private func refuse(_ context: ChannelHandlerContext) {
+        guard !sent else { return }
+        sent = true
+        let body = "this server holds \(capacity) connections, the most it takes; try again later\n"
+        let text = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\n"
+            + "Retry-After: 5\r\nConnection: close\r\n\r\n" + body
+        context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: text)), promise: nil)
+        context.close(promise: nil)
+    }
 }
 
 /// Tells the `RequestHeadGuard` when the HTTP parser fails: Hummingbird's WebSocket

@@ -8,9 +8,10 @@ public struct ServerLimits: Sendable {
     /// Rooms one server holds, and connections (players and spectators) one room takes.
     public var rooms = 5_000
     public var connectionsPerRoom = 64
-    /// Connections (WebSockets) the server holds at once; past it a new one is refused
-    /// (503). Each is an open file: `serve` raises its open-files limit to match
-    /// (`OpenFileLimit`), and says so when the system allows fewer.
+    /// Connections the server holds at once (WebSockets, and HTTP connections not upgraded
+    /// yet); past it a new one is answered 503 and closed. Each is an open file: `serve`
+    /// raises its open-files limit to match (`OpenFileLimit`); when the system allows
+    /// fewer, it lowers this (and, with logs, `rooms`) to keep a reserve, and says so.
     public var connections = 10_000
     /// Rooms one connection may create.
     public var roomsPerConnection = 20

@@ -75,6 +75,19 @@ extension DiceHostCommand {
                     throw ExitStatus.usage
                 }
             }
+            // Every connection is an open file: 10,000 players need more than the usual 1,024.
+            // Below that, fewer are taken, so clients never use up the files the server needs.
+            let processors = ProcessInfo.processInfo.activeProcessorCount
+            let needed = OpenFileLimit.needed(for: limits, logs: logDirectory != nil, processors: processors)
+            if let files = OpenFileLimit.raise(toward: needed) {
+                let fitted = files.fitting(limits, logs: logDirectory != nil, processors: processors)
+                if let cap = files.capReport(configured: limits, fitted: fitted) {
+                    printError("warning: dicehost serve: \(files.report), \(cap)")
+                } else if files.now > files.before { printError("dicehost serve: \(files.report)") }
+                limits = fitted
+            } else {
+                printError("warning: dicehost serve: cannot read the open-files limit; \(needed) open files are needed")
+            }
             let server: DiceHostServer
             do {
                 var configuration = DiceHostServer.Configuration(rulesDirectory: rulesDirectory, host: host, port: port,
@@ -91,14 +104,6 @@ extension DiceHostCommand {
             guard !server.catalog.entries.isEmpty else {
                 printError("dicehost: \(rulesDirectory) has no rule script that loads")
                 throw ExitStatus.scriptDoesNotLoad
-            }
-            // Every connection is an open file: 10,000 players need more than the usual 1,024.
-            let needed = OpenFileLimit.needed(for: limits, logs: logDirectory != nil)
-            if let files = OpenFileLimit.raise(toward: needed) {
-                if !files.isEnough { printError("warning: dicehost serve: \(files.report)") }
-                else if files.now > files.before { printError("dicehost serve: \(files.report)") }
-            } else {
-                printError("warning: dicehost serve: cannot read the open-files limit; \(needed) open files are needed")
             }
             let done = DispatchSemaphore(value: 0)
             let failure = FailureBox()

@@ -176,8 +176,9 @@ struct CapacityTests {
         var limits = ServerLimits()
         limits.connections = 10_000
         limits.rooms = 5_000
-        #expect(OpenFileLimit.needed(for: limits, logs: false) == 10_256)
-        #expect(OpenFileLimit.needed(for: limits, logs: true) == 15_256)
+        #expect(OpenFileLimit.reserve(processors: 2) == 88)
+        #expect(OpenFileLimit.needed(for: limits, logs: false, processors: 2) == 10_088)
+        #expect(OpenFileLimit.needed(for: limits, logs: true, processors: 2) == 15_088)
         let now = try #require(OpenFileLimit.raise(toward: 64))
         #expect(now.isEnough && now.now >= 64 && now.now <= now.hard)
         // More than the hard limit allows: raised to the hard limit, and said so.
@@ -188,5 +189,25 @@ struct CapacityTests {
             #expect(short.report.contains("below the \(now.hard + 1)"))
             #expect(short.report.contains("ulimit -Hn"))
         }
+    }
+
+    @Test func belowWhatTheLimitsNeedConnectionsAndLoggedRoomsAreCutToLeaveTheReserve() {
+        var limits = ServerLimits()
+        limits.connections = 10_000
+        limits.rooms = 5_000
+        let low = OpenFileLimit(before: 200, now: 200, hard: 200, needed: 15_088)
+        // 200 files less the reserve of 88: 112 for clients, a third of them for room logs.
+        let logged = low.fitting(limits, logs: true, processors: 2)
+        #expect(logged.connections == 75 && logged.rooms == 37)
+        let unlogged = low.fitting(limits, logs: false, processors: 2)
+        #expect(unlogged.connections == 112 && unlogged.rooms == 5_000)
+        #expect(low.capReport(configured: limits, fitted: logged)?.contains("at most 75 connections (not 10000) and 37 rooms (not 5000)") == true)
+        // Fewer files than the reserve: no connection at all rather than a crash later.
+        #expect(OpenFileLimit(before: 50, now: 50, hard: 50, needed: 10_088).fitting(limits, logs: false, processors: 2).connections == 0)
+        // Enough: nothing changes, nothing to say.
+        let plenty = OpenFileLimit(before: 1_024, now: 20_000, hard: 20_000, needed: 15_088)
+        let same = plenty.fitting(limits, logs: true, processors: 2)
+        #expect(same.connections == 10_000 && same.rooms == 5_000)
+        #expect(plenty.capReport(configured: limits, fitted: same) == nil)
     }
 }
