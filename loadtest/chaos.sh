@@ -20,11 +20,8 @@ game=${CHAOS_GAME:-race}
 bin=${DICEHOST:-.build/release/dicehost}
 venv=.build-venv
 
-if ! "$venv/bin/python" -c "import websockets" >/dev/null 2>&1; then
-  [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
-  "$venv/bin/pip" install -q --disable-pip-version-check "websockets>=12,<16"
-fi
-ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+. loadtest/generate.sh   # prepare_clients, free_port, process_cpu, generate
+prepare_clients
 
 work=$(mktemp -d /tmp/dicehost-chaos.XXXXXX)
 cleanup_steps=()

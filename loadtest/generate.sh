@@ -1,5 +1,15 @@
-# Shell functions for the load scripts (sourced by loadtest/run.sh and store-compare.sh).
-# They read $work (the run's temp folder), $venv and $generators.
+# Shell functions for the load scripts (sourced by loadtest/run.sh, store-compare.sh and
+# chaos.sh). They read $work (the run's temp folder), $venv and $generators.
+
+# The clients' Python (websockets in $venv) and open files for every connection: each is
+# an open file on both ends, and 10,000 players need far more than the usual 1,024.
+prepare_clients() {
+  if ! "$venv/bin/python" -c "import websockets" >/dev/null 2>&1; then
+    [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+    "$venv/bin/pip" install -q --disable-pip-version-check "websockets>=12,<16"
+  fi
+  ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+}
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 

@@ -18,12 +18,8 @@ phase() { case " $phases " in *" $1 "*) return 0;; *) return 1;; esac; }
 bin=${DICEHOST:-.build/release/dicehost}
 venv=.build-venv
 
-if ! "$venv/bin/python" -c "import websockets" >/dev/null 2>&1; then
-  [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
-  "$venv/bin/pip" install -q --disable-pip-version-check "websockets>=12,<16"
-fi
-# Every connection is an open file on both ends: 10,000 players need far more than 1,024.
-ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+. loadtest/generate.sh   # prepare_clients, free_port, process_cpu, generate
+prepare_clients
 if [ "$(ulimit -n)" != unlimited ] && [ "$(ulimit -n)" -lt $((rooms * 4 + 256)) ]; then
   echo "loadtest: the open-files limit is $(ulimit -n), below the $((rooms * 4 + 256)) that $rooms rooms x 4 clients need (raise ulimit -Hn)" >&2
 fi
@@ -36,9 +32,6 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-
-# free_port, process_cpu, generate (client.py processes against a server, their totals)
-. loadtest/generate.sh
 
 # Starts a server on a free port with its own log folder; sets $port and $pid.
 start_server() {
