@@ -40,6 +40,39 @@ struct KillNineTests {
         var acked: Int = 0
     }
 
+    typealias RollingRoom = (id: String, seats: [Seat])
+
+    /// `count` rooms of race.lua on the server at `port`, Ann and Bob seated.
+    static func rooms(_ count: Int, port: Int) async throws -> [RollingRoom] {
+        let server = TestServer(port: port, task: Task {})
+        var rooms: [RollingRoom] = []
+        for _ in 0..<count {
+            let r = try await server.twoPlayerRoom("race.lua", fields: ["params": ["target": "100000"]])
+            rooms.append((r.room, [Seat(client: r.ann, token: try #require(r.annJoined["token"] as? String)),
+                                   Seat(client: r.bob, token: try #require(r.bobJoined["token"] as? String))]))
+        }
+        return rooms
+    }
+
+    /// In each room Ann and Bob take turns rolling as fast as the acks come, until an ack
+    /// does not come; each task gives the seats' last acknowledged seq.
+    static func rollAsFastAsAcksCome(_ rooms: [RollingRoom], counting acks: AckCounter) -> [Task<[Int], Never>] {
+        rooms.map { room in
+            Task { () -> [Int] in
+                var acked = [0, 0]
+                for turn in 0..<10_000 {
+                    let seat = turn % 2
+                    let client = room.seats[seat].client
+                    client.send(["type": "roll", "seq": acked[seat] + 1])
+                    guard let ack = await client.next("ack", timeout: .seconds(3)), ack["seq"] as? Int == acked[seat] + 1 else { break }
+                    acked[seat] += 1
+                    acks.add()
+                }
+                return acked
+            }
+        }
+    }
+
     @Test func noAcknowledgedInputIsMissingAfterTheServerIsKilled() async throws {
         guard FileManager.default.isExecutableFile(atPath: Self.packageRoot.appendingPathComponent(".build/debug/dicehost").path) else {
             Issue.record("build dicehost first (swift build): this test runs the binary")
@@ -52,28 +85,9 @@ struct KillNineTests {
             defer { if first.isRunning { kill(first.processIdentifier, SIGKILL) } }
 
             // Four rooms; in each, Ann and Bob take turns rolling as fast as the acks come.
-            var rooms: [(id: String, seats: [Seat])] = []
-            let server = TestServer(port: port, task: Task {})
-            for _ in 0..<4 {
-                let r = try await server.twoPlayerRoom("race.lua", fields: ["params": ["target": "100000"]])
-                rooms.append((r.room, [Seat(client: r.ann, token: try #require(r.annJoined["token"] as? String)),
-                                       Seat(client: r.bob, token: try #require(r.bobJoined["token"] as? String))]))
-            }
+            let rooms = try await Self.rooms(4, port: port)
             let acks = AckCounter()
-            let players = rooms.map { room in
-                Task { () -> [Int] in
-                    var acked = [0, 0]
-                    for turn in 0..<10_000 {
-                        let seat = turn % 2
-                        let client = room.seats[seat].client
-                        client.send(["type": "roll", "seq": acked[seat] + 1])
-                        guard let ack = await client.next("ack", timeout: .seconds(3)), ack["seq"] as? Int == acked[seat] + 1 else { break }
-                        acked[seat] += 1
-                        acks.add()
-                    }
-                    return acked
-                }
-            }
+            let players = Self.rollAsFastAsAcksCome(rooms, counting: acks)
             // Killed while every room is sending.
             while acks.count < 60 { try await Task.sleep(for: .milliseconds(5)) }
             kill(first.processIdentifier, SIGKILL)

@@ -22,13 +22,7 @@ struct StopOnSignalTests {
 
             // Two rooms whose players roll as fast as the acks come, and two connections
             // that said hello and then neither read nor answer anything, a close included.
-            let server = TestServer(port: port, task: Task {})
-            var rooms: [(id: String, seats: [KillNineTests.Seat])] = []
-            for _ in 0..<2 {
-                let r = try await server.twoPlayerRoom("race.lua", fields: ["params": ["target": "100000"]])
-                rooms.append((r.room, [KillNineTests.Seat(client: r.ann, token: try #require(r.annJoined["token"] as? String)),
-                                       KillNineTests.Seat(client: r.bob, token: try #require(r.bobJoined["token"] as? String))]))
-            }
+            let rooms = try await KillNineTests.rooms(2, port: port)
             var silent: [RawSocket] = []
             for _ in 0..<2 {
                 let socket = try RawSocket(port: port)
@@ -37,20 +31,7 @@ struct StopOnSignalTests {
                 silent.append(socket)
             }
             let acks = AckCounter()
-            let players = rooms.map { room in
-                Task { () -> [Int] in
-                    var acked = [0, 0]
-                    for turn in 0..<10_000 {
-                        let seat = turn % 2
-                        let client = room.seats[seat].client
-                        client.send(["type": "roll", "seq": acked[seat] + 1])
-                        guard let ack = await client.next("ack", timeout: .seconds(3)), ack["seq"] as? Int == acked[seat] + 1 else { break }
-                        acked[seat] += 1
-                        acks.add()
-                    }
-                    return acked
-                }
-            }
+            let players = KillNineTests.rollAsFastAsAcksCome(rooms, counting: acks)
             while acks.count < 30 { try await Task.sleep(for: .milliseconds(5)) }
             kill(first.processIdentifier, SIGTERM)
             // Not a measure of speed: only that it ends at all (before, it waited for the
