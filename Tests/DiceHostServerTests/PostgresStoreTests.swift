@@ -15,17 +15,6 @@ struct PostgresStoreTests {
         return try await TestServer.start(configuration: configuration)
     }
 
-    /// Stops the server and waits until it let go of its store (and its leases).
-    func stop(_ server: TestServer) async {
-        server.stop()
-        _ = try? await server.task.value
-    }
-
-    func roll(_ client: TestClient, seq: Int) async throws -> [String: Any] {
-        client.send(["type": "roll", "seq": seq])
-        return try #require(await client.next("ack"))
-    }
-
     func header(_ id: String) -> StoredRoom {
         StoredRoom(id: id, rulesFile: "race.lua", rulesSHA256: "00", params: [], seed: 1, seatCount: 2, deviceRolls: false, created: 0)
     }
@@ -40,9 +29,9 @@ struct PostgresStoreTests {
         defer { second.stop() }
         let r = try await first.twoPlayerRoom("race.lua", fields: ["params": ["target": "1000"]])
         let annToken = try #require(r.annJoined["token"] as? String)
-        _ = try await roll(r.ann, seq: 1)
-        _ = try await roll(r.bob, seq: 1)
-        _ = try await roll(r.ann, seq: 2)
+        _ = try await r.ann.roll(seq: 1)
+        _ = try await r.bob.roll(seq: 1)
+        _ = try await r.ann.roll(seq: 2)
         _ = await r.bob.drain(for: .seconds(2), quiet: .milliseconds(300))
         let last = try #require(r.bob.received.last { $0["type"] as? String == "events" })
         let eventCount = try #require((last["state"] as? [String: Any])?["eventCount"] as? Int)
@@ -54,7 +43,7 @@ struct PostgresStoreTests {
         let refused = try #require(await early.next("error"))
         #expect(refused["code"] as? String == "owned-elsewhere", "\(refused)")
 
-        await stop(first)  // lets go of its leases: the room is free at once
+        await first.stopAndWait()  // lets go of its leases: the room is free at once
         let ann = try await second.client()
         try await ann.hello()
         ann.send(["type": "join", "room": r.room, "token": annToken])
@@ -119,7 +108,7 @@ struct PostgresStoreTests {
         let server = try await start(store: url, lease: 60)
         defer { server.stop() }
         let r = try await server.twoPlayerRoom("race.lua", fields: ["params": ["target": "1000"]])
-        _ = try await roll(r.ann, seq: 1)
+        _ = try await r.ann.roll(seq: 1)
         // Another process took the lease over (as after a pause longer than the lease).
         try await ThrowawayPostgres.query(url, "UPDATE room_leases SET owner = 'elsewhere', epoch = epoch + 1 RETURNING room")
         r.bob.send(["type": "roll", "seq": 1])
@@ -140,7 +129,7 @@ struct PostgresStoreTests {
         let server = try await start(store: url, lease: 2)
         defer { server.stop() }
         let r = try await server.twoPlayerRoom("race.lua", fields: ["params": ["target": "1000"]])
-        _ = try await roll(r.ann, seq: 1)
+        _ = try await r.ann.roll(seq: 1)
         try await ThrowawayPostgres.query(url, "UPDATE room_leases SET owner = 'elsewhere', epoch = epoch + 1 RETURNING room")
         // Nobody plays: the heartbeat (every half second here) finds the lease gone.
         let moved = try #require(await r.ann.next("error"))
@@ -188,12 +177,12 @@ struct PostgresStoreTests {
         defer { full.stop() }
         let r = try await first.twoPlayerRoom("race.lua", fields: ["params": ["target": "1000"]])
         let annToken = try #require(r.annJoined["token"] as? String)
-        _ = try await roll(r.ann, seq: 1)
+        _ = try await r.ann.roll(seq: 1)
         let own = try await full.client()
         try await own.hello()
         own.send(["type": "create", "rules": "race.lua", "room": "its-own"])
         _ = try #require(await own.next("created"))
-        await stop(first)  // lets go of its leases: the room is free at once
+        await first.stopAndWait()  // lets go of its leases: the room is free at once
 
         let ann = try await full.client()
         try await ann.hello()

@@ -22,31 +22,19 @@ struct RoomStoreTests {
         return (server, server.task)
     }
 
-    /// Stops the server and waits until it let go of its store.
-    func stop(_ server: TestServer) async {
-        server.stop()
-        _ = try? await server.task.value
-    }
-
-    /// Rolls for `client` with `seq` and returns the ack.
-    func roll(_ client: TestClient, seq: Int) async throws -> [String: Any] {
-        client.send(["type": "roll", "seq": seq])
-        return try #require(await client.next("ack"))
-    }
-
     @Test func aRestartedServerReopensTheRoomWithItsSeatsTokensAndGame() async throws {
         try await withRaceFolder { rules, store in
             let first = try await start(rules, store: store).server
             let r = try await first.twoPlayerRoom("race.lua", fields: ["params": ["target": "1000"]])
             let annToken = try #require(r.annJoined["token"] as? String), bobToken = try #require(r.bobJoined["token"] as? String)
-            _ = try await roll(r.ann, seq: 1)
-            _ = try await roll(r.bob, seq: 1)
-            _ = try await roll(r.ann, seq: 2)
+            _ = try await r.ann.roll(seq: 1)
+            _ = try await r.bob.roll(seq: 1)
+            _ = try await r.ann.roll(seq: 2)
             _ = await r.bob.drain(for: .seconds(2), quiet: .milliseconds(300))
             let last = try #require(r.bob.received.last { $0["type"] as? String == "events" })
             let before = try #require(last["state"] as? [String: Any])
             let eventCount = try #require(before["eventCount"] as? Int)
-            await stop(first)
+            await first.stopAndWait()
 
             let second = try await start(rules, store: store).server
             defer { second.stop() }
@@ -64,8 +52,8 @@ struct RoomStoreTests {
             bob.send(["type": "join", "room": r.room, "token": bobToken])
             #expect(try #require(await bob.next("joined"))["lastSeq"] as? Int == 1)
             // Ann's seq 2 again is a repeat; Bob's next roll is played.
-            #expect(try await roll(ann, seq: 2)["duplicate"] as? Bool == true)
-            #expect(try await roll(bob, seq: 2)["duplicate"] == nil)
+            #expect(try await ann.roll(seq: 2)["duplicate"] as? Bool == true)
+            #expect(try await bob.roll(seq: 2)["duplicate"] == nil)
             let events = try #require(await bob.next("events"))
             #expect(events["first"] as? Int == eventCount)
         }
@@ -76,8 +64,8 @@ struct RoomStoreTests {
             let first = try await start(rules, store: store).server
             let r = try await first.twoPlayerRoom("race.lua")
             let token = try #require(r.annJoined["token"] as? String)
-            _ = try await roll(r.ann, seq: 1)
-            await stop(first)
+            _ = try await r.ann.roll(seq: 1)
+            await first.stopAndWait()
             let path = (rules as NSString).appendingPathComponent("race.lua")
             let changed = try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: "g:say(\"scores: %s\"", with: "g:say(\"points: %s\"")
             try changed.write(toFile: path, atomically: true, encoding: .utf8)
@@ -99,8 +87,8 @@ struct RoomStoreTests {
             let first = try await start(rules, store: store).server
             let r = try await first.twoPlayerRoom("race.lua")
             let token = try #require(r.annJoined["token"] as? String)
-            _ = try await roll(r.ann, seq: 1)
-            await stop(first)
+            _ = try await r.ann.roll(seq: 1)
+            await first.stopAndWait()
             let path = (rules as NSString).appendingPathComponent("race.lua")
             try (String(contentsOfFile: path, encoding: .utf8) + "\n-- a comment changes the hash, not the play\n").write(toFile: path, atomically: true, encoding: .utf8)
 
@@ -120,9 +108,9 @@ struct RoomStoreTests {
             let first = try await start(rules, store: store).server
             let gone = try await first.twoPlayerRoom("race-copy.lua")
             let kept = try await first.twoPlayerRoom("race.lua")
-            _ = try await roll(gone.ann, seq: 1)
-            _ = try await roll(kept.ann, seq: 1)
-            await stop(first)
+            _ = try await gone.ann.roll(seq: 1)
+            _ = try await kept.ann.roll(seq: 1)
+            await first.stopAndWait()
             try FileManager.default.removeItem(atPath: copy)
 
             let second = try await start(rules, store: store).server
@@ -172,10 +160,10 @@ struct RoomStoreTests {
             let r = try await server.twoPlayerRoom("race.lua", fields: ["params": ["target": "1000"]])
             let token = try #require(r.annJoined["token"] as? String)
             for seq in 1...3 {
-                _ = try await roll(r.ann, seq: seq)
-                _ = try await roll(r.bob, seq: seq)
+                _ = try await r.ann.roll(seq: seq)
+                _ = try await r.bob.roll(seq: seq)
             }
-            await stop(server)
+            await server.stopAndWait()
             let opened = try await SQLiteRoomStore.open(path: store)
             let rooms = try await opened.unfinishedRooms()
             await opened.close()

@@ -29,6 +29,12 @@ struct TestServer {
 
     func stop() { task.cancel() }
 
+    /// Stops the server and waits until it let go of its store (and its leases).
+    func stopAndWait() async {
+        stop()
+        _ = try? await task.value
+    }
+
     func client() async throws -> TestClient { try await TestClient.connect(port: port) }
 
     /// A new two-seat room of `rules` (`fields` added to the create message) with Ann and
@@ -200,4 +206,12 @@ func withRulesFolder(_ files: [String: String], _ body: (String) async throws ->
     defer { try? FileManager.default.removeItem(atPath: folder) }
     for (name, text) in files { try text.write(toFile: (folder as NSString).appendingPathComponent(name), atomically: true, encoding: .utf8) }
     try await body(folder)
+}
+
+extension TestClient {
+    /// Rolls with `seq` and returns the ack.
+    func roll(seq: Int) async throws -> [String: Any] {
+        send(["type": "roll", "seq": seq])
+        return try #require(await next("ack"))
+    }
 }
