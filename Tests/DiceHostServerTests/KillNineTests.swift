@@ -54,6 +54,18 @@ struct KillNineTests {
         return rooms
     }
 
+    /// Seat `seat` of `room` joins the server at `port` again with its token; its `lastSeq`
+    /// must be at least the `acked` inputs it had acknowledged before.
+    static func comeBack(_ room: RollingRoom, seat: Int, port: Int, acked: Int) async throws -> TestClient {
+        let client = try await TestClient.connect(port: port)
+        try await client.hello()
+        client.send(["type": "join", "room": room.id, "token": room.seats[seat].token])
+        let joined = try #require(await client.next("joined"), "room \(room.id) seat \(seat + 1) comes back")
+        let lastSeq = try #require(joined["lastSeq"] as? Int)
+        #expect(lastSeq >= acked, "room \(room.id) seat \(seat + 1): \(acked) inputs acknowledged, \(lastSeq) stored")
+        return client
+    }
+
     /// In each room Ann and Bob take turns rolling as fast as the acks come, until an ack
     /// does not come; each task gives the seats' last acknowledged seq.
     static func rollAsFastAsAcksCome(_ rooms: [RollingRoom], counting acks: AckCounter) -> [Task<[Int], Never>] {
@@ -100,12 +112,7 @@ struct KillNineTests {
             defer { kill(second.processIdentifier, SIGKILL); second.waitUntilExit() }
             for (index, room) in rooms.enumerated() {
                 for seat in 0..<2 {
-                    let client = try await TestClient.connect(port: port2)
-                    try await client.hello()
-                    client.send(["type": "join", "room": room.id, "token": room.seats[seat].token])
-                    let joined = try #require(await client.next("joined"), "room \(room.id) seat \(seat + 1) comes back")
-                    let lastSeq = try #require(joined["lastSeq"] as? Int)
-                    #expect(lastSeq >= acked[index][seat], "room \(room.id) seat \(seat + 1): \(acked[index][seat]) inputs acknowledged, \(lastSeq) stored")
+                    let client = try await Self.comeBack(room, seat: seat, port: port2, acked: acked[index][seat])
                     let state = try #require(await client.next("state"))
                     // Every event the seat was sent before the kill is the replayed game's, in order.
                     let replayed = try #require(state["events"] as? [[String: Any]]), from = try #require(state["first"] as? Int)

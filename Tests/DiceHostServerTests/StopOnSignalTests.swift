@@ -61,12 +61,7 @@ struct StopOnSignalTests {
             defer { kill(second.processIdentifier, SIGKILL); second.waitUntilExit() }
             for (index, room) in rooms.enumerated() {
                 for seat in 0..<2 {
-                    let client = try await TestClient.connect(port: port2)
-                    try await client.hello()
-                    client.send(["type": "join", "room": room.id, "token": room.seats[seat].token])
-                    let joined = try #require(await client.next("joined"), "room \(room.id) seat \(seat + 1) comes back")
-                    let lastSeq = try #require(joined["lastSeq"] as? Int)
-                    #expect(lastSeq >= acked[index][seat], "room \(room.id) seat \(seat + 1): \(acked[index][seat]) inputs acknowledged, \(lastSeq) stored")
+                    let client = try await KillNineTests.comeBack(room, seat: seat, port: port2, acked: acked[index][seat])
                     client.close()
                 }
             }
