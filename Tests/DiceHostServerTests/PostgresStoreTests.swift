@@ -193,6 +193,37 @@ struct PostgresStoreTests {
         #expect(epochs == ["1"], "the full server took no lease: \(epochs)")
     }
 
+    @Test func aDatabaseThatGoesAwayMidGameClosesTheRoomUnacknowledgedAndTheServerPlaysOnOnceItIsBack() async throws {
+        let url = try await ThrowawayPostgres.database()
+        let database = String(url[url.index(after: try #require(url.lastIndex(of: "/")))...])
+        let admin = String(url.dropLast(database.count)) + "dicehost"  // the server's first database
+        let server = try await start(store: url, lease: 60)
+        defer { server.stop() }
+        let r = try await server.twoPlayerRoom("race.lua", fields: ["params": ["target": "1000"]])
+        _ = try await r.ann.roll(seq: 1)
+
+        // The database goes away: no new connections, and the server's are cut.
+        try await ThrowawayPostgres.query(admin, "ALTER DATABASE \(database) ALLOW_CONNECTIONS false")
+        try await ThrowawayPostgres.query(admin, "SELECT pg_terminate_backend(pid)::text FROM pg_stat_activity WHERE datname = '\(database)'")
+        r.bob.send(["type": "roll", "seq": 1])
+        let failed = try #require(await r.bob.next("error", timeout: .seconds(30)))
+        #expect(failed["code"] as? String == "store-failed", "\(failed)")
+        #expect(!r.bob.received.contains { $0["type"] as? String == "ack" || $0["ack"] != nil },
+                "an input the store could not write is never acknowledged")
+
+        // The process keeps running and answers; once the database is back, play goes on.
+        let later = try await server.client()
+        try await later.hello()
+        try await ThrowawayPostgres.query(admin, "ALTER DATABASE \(database) ALLOW_CONNECTIONS true")
+        let again = try await server.twoPlayerRoom("race.lua", fields: ["params": ["target": "1000"]])
+        _ = try await again.ann.roll(seq: 1)
+        // Bob's roll was never acknowledged; the store may have it after all (the write went
+        // on once the database was back), but only whole: with his sequence number.
+        let rows = try await ThrowawayPostgres.query(url, "SELECT input FROM inputs WHERE room = '\(r.room)' AND input LIKE '%roll' ORDER BY n")
+        let bobSeq = try await ThrowawayPostgres.query(url, "SELECT last_seq::text FROM seats WHERE room = '\(r.room)' AND name = 'Bob'")
+        #expect(rows == ["as Ann roll"] && bobSeq == ["0"] || rows == ["as Ann roll", "as Bob roll"] && bobSeq == ["1"], "\(rows) \(bobSeq)")
+    }
+
     @Test func anAddressThatCannotBeUsedIsRefusedNamingItWithoutThePassword() async throws {
         let url = try await ThrowawayPostgres.database()
         let address = try PostgresAddress(url)

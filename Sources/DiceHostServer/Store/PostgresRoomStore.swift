@@ -101,52 +101,59 @@ final class PostgresRoomStore: SharedRoomStore, @unchecked Sendable {
 
     // MARK: Writing
 
+    /// How long a commit may wait for the database (a connection, its locks, the writes)
+    /// before its rooms are told it failed (`store-failed`).
+    static let writeDeadlineSeconds = 10.0
+
     func commit(_ batch: [[StoreWrite]]) async throws -> [Int: StoreRefusal] {
         let held = lock.withLock { epochs }
         let owner = self.owner, logger = self.logger
         do {
-            let (refused, now) = try await client.withTransaction(logger: logger) { connection -> ([Int: StoreRefusal], [String: Int64?]) in
-                // The lease rows of the batch's rooms, locked (in one order: no deadlock with
-                // the heartbeat) until the commit, so no takeover slips in between the epoch
-                // check and the writes.
-                let rooms = Set(batch.flatMap { $0.map(\.room) }).filter { held[$0] != nil }.sorted()
-                var current: [String: Int64] = [:]
-                if !rooms.isEmpty {
-                    let rows = try await connection.query(
-                        "SELECT room, epoch FROM room_leases WHERE room = ANY(\(rooms)) AND owner = \(owner) ORDER BY room FOR UPDATE", logger: logger)
-                    for try await (room, epoch) in rows.decode((String, Int64).self) where held[room] == epoch { current[room] = epoch }
-                }
-                var refused: [Int: StoreRefusal] = [:]
-                var changed: [String: Int64?] = [:]
-                var rows = BulkRows()
-                for (index, writes) in batch.enumerated() {
-                    guard let room = writes.first?.room else { continue }
-                    if case .room(let stored) = writes.first {
-                        try await self.flush(&rows, on: connection)
-                        guard let epoch = try await self.create(stored, on: connection) else {
-                            refused[index] = StoreRefusal(room: room, kind: .exists)
+            let client = self.client
+            let (refused, now) = try await StoreDeadline.run(seconds: Self.writeDeadlineSeconds, "the room store \(address)") {
+                try await client.withTransaction(logger: logger) { connection -> ([Int: StoreRefusal], [String: Int64?]) in
+                    // The lease rows of the batch's rooms, locked (in one order: no deadlock with
+                    // the heartbeat) until the commit, so no takeover slips in between the epoch
+                    // check and the writes.
+                    let rooms = Set(batch.flatMap { $0.map(\.room) }).filter { held[$0] != nil }.sorted()
+                    var current: [String: Int64] = [:]
+                    if !rooms.isEmpty {
+                        let rows = try await connection.query(
+                            "SELECT room, epoch FROM room_leases WHERE room = ANY(\(rooms)) AND owner = \(owner) ORDER BY room FOR UPDATE", logger: logger)
+                        for try await (room, epoch) in rows.decode((String, Int64).self) where held[room] == epoch { current[room] = epoch }
+                    }
+                    var refused: [Int: StoreRefusal] = [:]
+                    var changed: [String: Int64?] = [:]
+                    var rows = BulkRows()
+                    for (index, writes) in batch.enumerated() {
+                        guard let room = writes.first?.room else { continue }
+                        if case .room(let stored) = writes.first {
+                            try await self.flush(&rows, on: connection)
+                            guard let epoch = try await self.create(stored, on: connection) else {
+                                refused[index] = StoreRefusal(room: room, kind: .exists)
+                                continue
+                            }
+                            current[room] = epoch
+                            changed[room] = epoch
+                            for write in writes.dropFirst() { try await self.apply(write, epoch: epoch, rows: &rows, on: connection) }
                             continue
                         }
-                        current[room] = epoch
-                        changed[room] = epoch
-                        for write in writes.dropFirst() { try await self.apply(write, epoch: epoch, rows: &rows, on: connection) }
-                        continue
-                    }
-                    guard let epoch = current[room] else {
-                        refused[index] = StoreRefusal(room: room, kind: .moved)
-                        continue
-                    }
-                    for write in writes {
-                        try await self.apply(write, epoch: epoch, rows: &rows, on: connection)
-                        if case .finish = write {
-                            current[room] = nil
-                            changed[room] = .some(nil)
+                        guard let epoch = current[room] else {
+                            refused[index] = StoreRefusal(room: room, kind: .moved)
+                            continue
+                        }
+                        for write in writes {
+                            try await self.apply(write, epoch: epoch, rows: &rows, on: connection)
+                            if case .finish = write {
+                                current[room] = nil
+                                changed[room] = .some(nil)
+                            }
                         }
                     }
+                    try await self.flush(&rows, on: connection)
+                    for refusal in refused.values where refusal.kind == .moved { changed[refusal.room] = .some(nil) }
+                    return (refused, changed)
                 }
-                try await self.flush(&rows, on: connection)
-                for refusal in refused.values where refusal.kind == .moved { changed[refusal.room] = .some(nil) }
-                return (refused, changed)
             }
             lock.withLock {
                 for (room, epoch) in now { epochs[room] = epoch }
