@@ -211,9 +211,12 @@ struct PostgresStoreTests {
         #expect(!r.bob.received.contains { $0["type"] as? String == "ack" || $0["ack"] != nil },
                 "an input the store could not write is never acknowledged")
 
-        // The process keeps running and answers; once the database is back, play goes on.
+        // The process keeps running and answers (the lobby lists its own rooms meanwhile);
+        // once the database is back, play goes on.
         let later = try await server.client()
         try await later.hello()
+        later.send(["type": "rooms"])
+        #expect(await later.next("rooms", timeout: .seconds(30)) != nil, "the lobby answers while the database is away")
         try await ThrowawayPostgres.query(admin, "ALTER DATABASE \(database) ALLOW_CONNECTIONS true")
         let again = try await server.twoPlayerRoom("race.lua", fields: ["params": ["target": "1000"]])
         _ = try await again.ann.roll(seq: 1)

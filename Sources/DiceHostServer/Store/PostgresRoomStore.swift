@@ -101,8 +101,8 @@ final class PostgresRoomStore: SharedRoomStore, @unchecked Sendable {
 
     // MARK: Writing
 
-    /// How long a commit may wait for the database (a connection, its locks, the writes)
-    /// before its rooms are told it failed (`store-failed`).
+    /// How long a commit, a takeover or the lobby's list may wait for the database (a
+    /// connection, its locks, the statements) before it fails (`store-failed`).
     static let writeDeadlineSeconds = 10.0
 
     func commit(_ batch: [[StoreWrite]]) async throws -> [Int: StoreRefusal] {
@@ -260,34 +260,37 @@ final class PostgresRoomStore: SharedRoomStore, @unchecked Sendable {
     func takeOver(room id: String) async throws -> Takeover {
         let owner = self.owner, logger = self.logger, leaseSeconds = self.leaseSeconds
         do {
-            let (outcome, epoch) = try await client.withTransaction(logger: logger) { connection -> (Takeover, Int64?) in
-                var state: (finished: Int64?, reason: String?)?
-                for try await (finished, reason) in try await connection.query(
-                    "SELECT finished, closed_reason FROM rooms WHERE id = \(id)", logger: logger).decode((Int64?, String?).self) {
-                    state = (finished, reason)
-                }
-                guard let state else { return (.notStored, nil) }
-                if state.finished != nil { return (.finished(reason: state.reason), nil) }
-                // Free, lapsed, or already this process's (a room it closed here): a new epoch.
-                var epoch: Int64?
-                for try await value in try await connection.query("""
-                    INSERT INTO room_leases (room, owner, epoch, expires_at) VALUES (\(id), \(owner), 1, now() + make_interval(secs => \(leaseSeconds)))
-                    ON CONFLICT (room) DO UPDATE SET owner = EXCLUDED.owner, epoch = room_leases.epoch + 1, expires_at = EXCLUDED.expires_at
-                    WHERE room_leases.expires_at < now() OR room_leases.owner = EXCLUDED.owner
-                    RETURNING epoch
-                    """, logger: logger).decode(Int64.self) { epoch = value }
-                guard let epoch else {
-                    var left = 0.0
-                    for try await seconds in try await connection.query(
-                        "SELECT EXTRACT(EPOCH FROM expires_at - now())::float8 FROM room_leases WHERE room = \(id)", logger: logger).decode(Double.self) {
-                        left = max(0, seconds)
+            let client = self.client
+            let (outcome, epoch) = try await StoreDeadline.run(seconds: Self.writeDeadlineSeconds, "the room store \(address)") {
+                try await client.withTransaction(logger: logger) { connection -> (Takeover, Int64?) in
+                    var state: (finished: Int64?, reason: String?)?
+                    for try await (finished, reason) in try await connection.query(
+                        "SELECT finished, closed_reason FROM rooms WHERE id = \(id)", logger: logger).decode((Int64?, String?).self) {
+                        state = (finished, reason)
                     }
-                    return (.ownedElsewhere(seconds: left), nil)
+                    guard let state else { return (.notStored, nil) }
+                    if state.finished != nil { return (.finished(reason: state.reason), nil) }
+                    // Free, lapsed, or already this process's (a room it closed here): a new epoch.
+                    var epoch: Int64?
+                    for try await value in try await connection.query("""
+                        INSERT INTO room_leases (room, owner, epoch, expires_at) VALUES (\(id), \(owner), 1, now() + make_interval(secs => \(leaseSeconds)))
+                        ON CONFLICT (room) DO UPDATE SET owner = EXCLUDED.owner, epoch = room_leases.epoch + 1, expires_at = EXCLUDED.expires_at
+                        WHERE room_leases.expires_at < now() OR room_leases.owner = EXCLUDED.owner
+                        RETURNING epoch
+                        """, logger: logger).decode(Int64.self) { epoch = value }
+                    guard let epoch else {
+                        var left = 0.0
+                        for try await seconds in try await connection.query(
+                            "SELECT EXTRACT(EPOCH FROM expires_at - now())::float8 FROM room_leases WHERE room = \(id)", logger: logger).decode(Double.self) {
+                            left = max(0, seconds)
+                        }
+                        return (.ownedElsewhere(seconds: left), nil)
+                    }
+                    // Read after the lease is ours: a write of the old owner that held the row's
+                    // lock has committed before this, any later one is refused by its epoch.
+                    guard let room = try await self.read(room: id, on: connection) else { return (.notStored, nil) }
+                    return (.taken(room), epoch)
                 }
-                // Read after the lease is ours: a write of the old owner that held the row's
-                // lock has committed before this, any later one is refused by its epoch.
-                guard let room = try await self.read(room: id, on: connection) else { return (.notStored, nil) }
-                return (.taken(room), epoch)
             }
             if let epoch { lock.withLock { epochs[id] = epoch } }
             return outcome
@@ -325,20 +328,23 @@ final class PostgresRoomStore: SharedRoomStore, @unchecked Sendable {
     // MARK: Reading
 
     func listRooms(limit: Int) async throws -> [StoredRoomSummary] {
-        var rooms: [StoredRoomSummary] = []
+        let client = self.client, logger = self.logger
         do {
-            let rows = try await client.query("""
-                SELECT r.id, r.rules, r.seats, r.header IS NOT NULL, ARRAY(SELECT s.name FROM seats s WHERE s.room = r.id ORDER BY s.seat)
-                FROM rooms r WHERE r.finished IS NULL ORDER BY r.id LIMIT \(Int64(max(0, limit)))
-                """, logger: logger)
-            for try await (id, rules, seats, started, players) in rows.decode((String, String, Int64, Bool, [String]).self) {
-                guard let seatCount = Int(exactly: seats) else { continue }
-                rooms.append(StoredRoomSummary(id: id, rulesFile: rules, seatCount: seatCount, players: players, started: started))
+            return try await StoreDeadline.run(seconds: Self.writeDeadlineSeconds, "the room store \(address)") {
+                var rooms: [StoredRoomSummary] = []
+                let rows = try await client.query("""
+                    SELECT r.id, r.rules, r.seats, r.header IS NOT NULL, ARRAY(SELECT s.name FROM seats s WHERE s.room = r.id ORDER BY s.seat)
+                    FROM rooms r WHERE r.finished IS NULL ORDER BY r.id LIMIT \(Int64(max(0, limit)))
+                    """, logger: logger)
+                for try await (id, rules, seats, started, players) in rows.decode((String, String, Int64, Bool, [String]).self) {
+                    guard let seatCount = Int(exactly: seats) else { continue }
+                    rooms.append(StoredRoomSummary(id: id, rulesFile: rules, seatCount: seatCount, players: players, started: started))
+                }
+                return rooms
             }
         } catch {
             throw StoreError("the room store \(address) cannot list its rooms: \(Self.explain(error, password: address.password))")
         }
-        return rooms
     }
 
     func unfinishedRooms() async throws -> [StoredRoom] {
