@@ -11,6 +11,7 @@ SWIFT_BUILD_FLAGS ?=
 # several times faster; it builds everything again, in .build/release).
 PREFIX ?= $(HOME)/.local
 CONFIG ?= debug
+PROCESS_TESTS = KillNineTests|StopOnSignalTests|OpenFilesLimitTests
 
 .PHONY: deps build play test test-rules-fuzz test-chaos-short test-lua-conformance check-lua test-browser loadtest loadtest-abuse loadtest-store loadtest-chaos serve bench bench-idle-rooms bench-solve bench-secrets bench-instructions clean fuzz fuzz-build fuzz-smoke fuzz-crashes example test-example
 
@@ -32,10 +33,11 @@ install: deps
 test: deps check-lua
 	@bash scripts/ensure-postgres.sh   # the PostgreSQL store tests start a throwaway server
 	swift build --build-tests $(SWIFT_BUILD_FLAGS)
-	swift test --skip-build --skip KillNineTests
-	# A real dicehost serve killed and started again, alone: beside the CPU-bound suites
-	# on two cores its clients' tasks can wait past their deadlines.
-	swift test --skip-build --filter KillNineTests
+	swift test --skip-build --skip '$(PROCESS_TESTS)'
+	# The suites that start a real dicehost serve process (killed, stopped with TERM, run
+	# under a low open-files limit), alone: beside the CPU-bound suites on two cores their
+	# clients' tasks can wait past their deadlines.
+	swift test --skip-build --filter '$(PROCESS_TESTS)'
 	.build/debug/dicehost test   # rules/tests and every examples/**/tests beside a rule script
 	$(MAKE) test-rules-fuzz
 	$(MAKE) test-example
