@@ -59,22 +59,28 @@ struct RoomStoreTests {
         }
     }
 
+    /// A room of race.lua where Ann rolled once, its server stopped, race.lua rewritten by
+    /// `change`, a new server on the store (returned, for the caller to stop): Ann's client
+    /// asking it for her seat with her token.
+    func annComingBack(_ rules: String, store: String, change: (String) -> String) async throws -> (ann: TestClient, server: TestServer) {
+        let first = try await start(rules, store: store).server
+        let r = try await first.twoPlayerRoom("race.lua")
+        let token = try #require(r.annJoined["token"] as? String)
+        _ = try await r.ann.roll(seq: 1)
+        await first.stopAndWait()
+        let path = (rules as NSString).appendingPathComponent("race.lua")
+        try change(String(contentsOfFile: path, encoding: .utf8)).write(toFile: path, atomically: true, encoding: .utf8)
+        let second = try await start(rules, store: store).server
+        let ann = try await second.client()
+        try await ann.hello()
+        ann.send(["type": "join", "room": r.room, "token": token])
+        return (ann, second)
+    }
+
     @Test func aRoomWhoseRulesChangedAndPlayDifferentlyIsClosedAndAPlayerComingBackIsToldWhy() async throws {
         try await withRaceFolder { rules, store in
-            let first = try await start(rules, store: store).server
-            let r = try await first.twoPlayerRoom("race.lua")
-            let token = try #require(r.annJoined["token"] as? String)
-            _ = try await r.ann.roll(seq: 1)
-            await first.stopAndWait()
-            let path = (rules as NSString).appendingPathComponent("race.lua")
-            let changed = try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: "g:say(\"scores: %s\"", with: "g:say(\"points: %s\"")
-            try changed.write(toFile: path, atomically: true, encoding: .utf8)
-
-            let second = try await start(rules, store: store).server
+            let (ann, second) = try await annComingBack(rules, store: store) { $0.replacingOccurrences(of: "g:say(\"scores: %s\"", with: "g:say(\"points: %s\"") }
             defer { second.stop() }
-            let ann = try await second.client()
-            try await ann.hello()
-            ann.send(["type": "join", "room": r.room, "token": token])
             let refused = try #require(await ann.next("error"))
             #expect(refused["code"] as? String == "no-room")
             let text = refused["message"] as? String ?? ""
@@ -84,19 +90,8 @@ struct RoomStoreTests {
 
     @Test func aRoomWhoseRulesChangedButPlayTheSameIsResumed() async throws {
         try await withRaceFolder { rules, store in
-            let first = try await start(rules, store: store).server
-            let r = try await first.twoPlayerRoom("race.lua")
-            let token = try #require(r.annJoined["token"] as? String)
-            _ = try await r.ann.roll(seq: 1)
-            await first.stopAndWait()
-            let path = (rules as NSString).appendingPathComponent("race.lua")
-            try (String(contentsOfFile: path, encoding: .utf8) + "\n-- a comment changes the hash, not the play\n").write(toFile: path, atomically: true, encoding: .utf8)
-
-            let second = try await start(rules, store: store).server
+            let (ann, second) = try await annComingBack(rules, store: store) { $0 + "\n-- a comment changes the hash, not the play\n" }
             defer { second.stop() }
-            let ann = try await second.client()
-            try await ann.hello()
-            ann.send(["type": "join", "room": r.room, "token": token])
             #expect(try #require(await ann.next("joined"))["lastSeq"] as? Int == 1)
         }
     }
