@@ -649,15 +649,4 @@ actor Room {
         scheduleTimer()
         return resumed.report
     }
-
-    static func makeToken() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<4).map { _ in String(format: "%08x", UInt32.random(in: .min ... .max, using: &generator)) }.joined()
-    }
-
-    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
-        guard x.count == y.count else { return false }
-        return zip(x, y).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
-    }
 }

@@ -5,10 +5,6 @@ extension Room {
     var storedSeats: [StoredSeat] {
         seats.map { StoredSeat(name: $0.name, tokenSHA256: $0.tokenHash, lastSeq: $0.lastSeq) }
     }
-
-    /// A token's SHA-256 (a token is 128 random bits: a fast hash is enough, nothing to
-    /// guess from it). The store and the room keep only this.
-    static func tokenHash(_ token: String) -> String { SHA256.hex(of: Array(token.utf8)) }
 }
 
 extension Room {
