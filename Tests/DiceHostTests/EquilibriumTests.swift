@@ -118,6 +118,18 @@ import Testing
         #expect(result.winRates[0].contains(e.wins[0]), "sim \(result.winRates[0]) vs solve \(e.wins[0])")
     }
 
+    /// The hide-and-guess game with `bot`, solved with its policy module written, and that
+    /// module played back by `odds --vs`: the folder, the solution and the playback.
+    func solvedAndPlayedBack(bot: String) throws -> (dir: String, solved: Equilibrium.Result, played: PolicyVersus) {
+        let dir = try folder(["game.lua": Self.hideAndGuess(extra: ", view_is_complete = true", bot: bot)])
+        var o = options()
+        o.writesPolicy = true
+        let analysed = try BestPlay.analyse(rulesFile: dir + "/game.lua", options: o)
+        let e = try #require({ if case .secrets(let e) = analysed { return e } else { return nil } }(), "solved as a game with secrets")
+        try #require(e.policyModule).write(toFile: dir + "/best.lua", atomically: true, encoding: .utf8)
+        return (dir, e, try BestPlay.versus(rulesFile: dir + "/game.lua", policyFile: dir + "/best.lua", options: options()))
+    }
+
     /// The module played back exactly by `odds --vs` (`BestPlay.versus(policyFile:)`):
     /// every seat playing it gives solve's value; against the predictable bot (hide 1,
     /// guess 1) it wins what the hand computation gives: hiding 1 a third of the time
@@ -130,12 +142,7 @@ import Testing
               return "roll"
             end
             """
-        let dir = try folder(["game.lua": Self.hideAndGuess(extra: ", view_is_complete = true", bot: bot)])
-        var o = options()
-        o.writesPolicy = true
-        guard case .secrets(let e) = try BestPlay.analyse(rulesFile: dir + "/game.lua", options: o) else { Issue.record("secrets"); return }
-        try #require(e.policyModule).write(toFile: dir + "/best.lua", atomically: true, encoding: .utf8)
-        let v = try BestPlay.versus(rulesFile: dir + "/game.lua", policyFile: dir + "/best.lua", options: options())
+        let (dir, e, v) = try solvedAndPlayedBack(bot: bot)
         #expect(v.withSecrets)
         #expect(abs(v.policyEverywhere[0] - e.wins[0]) <= 2 * e.exploitability + 1e-12)
         #expect(abs(v.policyEverywhere[0] - 2.0 / 3) < 1e-3)
@@ -162,12 +169,7 @@ import Testing
               return "roll"
             end
             """
-        let dir = try folder(["game.lua": Self.hideAndGuess(extra: ", view_is_complete = true", bot: bot)])
-        var o = options()
-        o.writesPolicy = true
-        guard case .secrets(let e) = try BestPlay.analyse(rulesFile: dir + "/game.lua", options: o) else { Issue.record("secrets"); return }
-        try #require(e.policyModule).write(toFile: dir + "/best.lua", atomically: true, encoding: .utf8)
-        let v = try BestPlay.versus(rulesFile: dir + "/game.lua", policyFile: dir + "/best.lua", options: options())
+        let (_, _, v) = try solvedAndPlayedBack(bot: bot)
         #expect(v.noBot?.contains("draws random numbers") == true)
         #expect(v.policyInSeat.isEmpty && v.botOnly.isEmpty)
         #expect(abs(v.policyEverywhere[0] - 2.0 / 3) < 1e-3)
