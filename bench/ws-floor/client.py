@@ -9,7 +9,8 @@ the room's four connections. After every connection has joined, the server's CPU
 (user and system apart, /proc/PID/stat) is sampled; again at the end: the figures are per
 input answered in between (start-up and joins excluded). Latency: an input to the last of
 its room's four frames. Checked: every frame of an input reaches all four seats, each seat
-sees each sender's inputs in the order sent.
+sees each seat's inputs in the order that seat sent them (inputs of
+different seats may cross on their way to the server).
 
     .build-venv/bin/python bench/ws-floor/client.py --url ws://127.0.0.1:PORT/ws --rooms 50 --seconds 20 --server-pid PID
 """
@@ -76,7 +77,7 @@ class Room:
 
     async def read(self, seat):
         ws = self.seats[seat]
-        last_seq = 0
+        last_seq = {}  # sender's seat -> the last of its inputs answered (a sender's inputs in order)
         while True:
             left = self.run.stop_at + 2 - time.monotonic()
             if left <= 0:
@@ -88,9 +89,10 @@ class Room:
             now = time.monotonic()
             self.run.frames += 1
             cause = json.loads(text)["cause"]
-            if cause["seq"] <= last_seq:
-                self.run.problems.append("%s seat %d: input %d after %d" % (self.name, seat, cause["seq"], last_seq))
-            last_seq = cause["seq"]
+            before = last_seq.get(cause["seat"], 0)
+            if cause["seq"] <= before:
+                self.run.problems.append("%s seat %d: seat %d's input %d after its %d" % (self.name, seat, cause["seat"], cause["seq"], before))
+            last_seq[cause["seat"]] = cause["seq"]
             sent = self.run.sent.get((self.name, cause["seq"]))
             if sent is None:
                 continue

@@ -1,11 +1,13 @@
 import ArgumentParser
+import Dispatch
+import NIOConcurrencyHelpers
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// `ws-floor --mode hummingbird|nio|hummingbird-eventloop [--host H] [--port P] [--frame-bytes N]`
 @main
-struct WSFloor: AsyncParsableCommand {
+struct WSFloor: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ws-floor",
         abstract: "Rooms of four over WebSocket that answer each text message with one frame to each of the room's connections.",
@@ -33,13 +35,28 @@ struct WSFloor: AsyncParsableCommand {
         guard (64...(1 << 20)).contains(frameBytes) else { throw ValidationError("--frame-bytes must be 64...1048576, got \(frameBytes)") }
     }
 
-    func run() async throws {
+    /// A synchronous main that waits for the server's task, as `dicehost serve` does: under
+    /// valgrind (instructions.sh) an async main crashes callgrind 3.19 at start (in
+    /// libdispatch's signal thread), and the floor should start as DiceHost does anyway.
+    func run() throws {
         let broadcast = Broadcast(bytes: frameBytes)
-        switch mode {
-        case .hummingbird: try await HummingbirdFloor.run(host: host, port: port, broadcast: broadcast, onEventLoop: false)
-        case .hummingbirdEventLoop: try await HummingbirdFloor.run(host: host, port: port, broadcast: broadcast, onEventLoop: true)
-        case .nio: try await NIOFloor.run(host: host, port: port, broadcast: broadcast)
+        let host = self.host, port = self.port, mode = self.mode
+        let done = DispatchSemaphore(value: 0)
+        let failure = NIOLockedValueBox<(any Error)?>(nil)
+        Task {
+            do {
+                switch mode {
+                case .hummingbird: try await HummingbirdFloor.run(host: host, port: port, broadcast: broadcast, onEventLoop: false)
+                case .hummingbirdEventLoop: try await HummingbirdFloor.run(host: host, port: port, broadcast: broadcast, onEventLoop: true)
+                case .nio: try await NIOFloor.run(host: host, port: port, broadcast: broadcast)
+                }
+            } catch {
+                failure.withLockedValue { $0 = error }
+            }
+            done.signal()
         }
+        done.wait()
+        if let error = failure.withLockedValue({ $0 }) { throw error }
     }
 }
 
