@@ -3,7 +3,8 @@
 # callgrind with client.py's rooms for SECONDS; prints the server's instructions (user space:
 # no kernel, no waits; the same count on a loaded machine) and the inputs answered. Run it at
 # two lengths and divide the difference of instructions by the difference of inputs (start-up
-# and joins cancel out), as loadtest/instructions.sh does for dicehost. Under valgrind the
+# and joins cancel out; the inputs as the frames received over four, answers after the client's
+# window included), as loadtest/instructions.sh does for dicehost. Under valgrind the
 # server's threads take turns on one core: keep ROOMS small (10) so that it keeps up.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
