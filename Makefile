@@ -13,7 +13,7 @@ PREFIX ?= $(HOME)/.local
 CONFIG ?= debug
 PROCESS_TESTS = KillNineTests|StopOnSignalTests|OpenFilesLimitTests
 
-.PHONY: deps build play test test-rules-fuzz test-chaos-short test-lua-conformance check-lua test-browser loadtest loadtest-abuse loadtest-store loadtest-chaos serve bench bench-idle-rooms bench-solve bench-secrets bench-instructions clean fuzz fuzz-build fuzz-smoke fuzz-crashes example test-example
+.PHONY: deps build play test test-rules-fuzz test-chaos-short test-lua-conformance check-lua test-browser loadtest loadtest-abuse loadtest-store loadtest-chaos serve bench bench-idle-rooms bench-solve bench-secrets bench-instructions bench-ws-floor clean fuzz fuzz-build fuzz-smoke fuzz-crashes example test-example
 
 deps:
 	@bash scripts/ensure-deps.sh
@@ -164,6 +164,16 @@ bench-secrets: deps
 bench-instructions: deps
 	swift build -c release $(SWIFT_BUILD_FLAGS)
 	python3 bench/instructions.py
+
+# Not in `make test`: the floor under a served input (issue 32): bench/ws-floor (a package of its
+# own) answers each input with one frame to each of its room's four seats, on Hummingbird and on
+# plain SwiftNIO, beside the release dicehost at the same rooms and pace; server CPU per input,
+# user and system apart (bench/ws-floor/README.md). WS_FLOOR_ROOMS (50), WS_FLOOR_SECONDS (20).
+bench-ws-floor: deps
+	swift build -c release --product dicehost $(SWIFT_BUILD_FLAGS)
+	@[ -x .build-venv/bin/python ] || python3 -m venv .build-venv
+	@.build-venv/bin/python -c "import websockets" 2>/dev/null || .build-venv/bin/pip install -q --disable-pip-version-check "websockets>=12,<16"
+	DICEHOST_BIN=.build/release/dicehost bash bench/ws-floor/run.sh $(or $(WS_FLOOR_ROOMS),50) $(or $(WS_FLOOR_SECONDS),20)
 
 # Fuzzing (libFuzzer; see fuzz/README.md): a separate package in fuzz/, built with its own
 # scratch folder so the builds above are untouched. `make fuzz FUZZ_SECONDS=600`,
