@@ -12,11 +12,10 @@ enum SeatView {
         events.compactMap { $0.seen(by: viewer)?.json }.joined(separator: ",")
     }
 
-    /// The views written for one moment of a game, each with its text: a view equal to one
-    /// already written shares its text (in Snap every seat's view is the same: written
-    /// once, not once a seat). Equal values give equal texts, so no seat receives anything
-    /// its own view does not hold.
-    typealias WrittenViews = [(value: JSONValue, text: String)]
+    /// The texts of the views written for one moment of a game: a view whose text equals
+    /// one already written shares that one's storage (in Snap every seat's view is the
+    /// same). Equal texts, so no seat receives anything its own view does not hold.
+    typealias WrittenViews = [String]
 
     /// The last roll as `viewer` may see it: its values, or that it is hidden.
     static func lastRollJSON(_ game: Game, for viewer: String?) -> String? {
