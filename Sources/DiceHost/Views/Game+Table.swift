@@ -182,6 +182,9 @@ extension Game {
                     shown.append((player, roll.values))
                 default: break
                 }
+                // Past a roll, with the lines full, no older event adds anything: the rest
+                // is not read (it is still charged as read, as the whole scan always was).
+                if rolled && said.count >= Game.tableSaidLines { break }
             }
             said.reverse()
         }
