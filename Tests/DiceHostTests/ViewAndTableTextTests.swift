@@ -147,4 +147,34 @@ import Testing
         #expect(try after[1].table?.get() == "{\"headline\":\"Ann rolled\"}")
         #expect(try after[2].table?.get() == "{\"headline\":\"Ann rolled\"}")
     }
+
+    /// `t.said` holds the last eight lines and `t.shown` the cups revealed since the last
+    /// roll, however many events came before (the scan stops early once nothing older can
+    /// change them), for a seat that sees everything and for one that does not.
+    @Test func tHoldsTheLastLinesAndTheCupsShownSinceTheLastRollOfALongLog() throws {
+        let game = try makeGame("""
+            local r = rules { name = "Long log", players = {2, 2}, dice = "2d6", secret_rolls = true }
+            function r.roll(g, p, r)
+              for i = 1, 12 do g:say("line %d of %s", i, p.name) end
+              g:tell(p, "only %s knows", p.name)
+              g:reveal(p, r)
+              g:next_turn()
+            end
+            r.actions = { show = function(g, p) g:reveal(p, {1, 2}); g:say("%s showed", p.name) end }
+            r.anytime = {"show"}
+            function r.table(v, t)
+              local shown = {}
+              for name, values in pairs(t.shown) do shown[#shown + 1] = name .. "=" .. table.concat(values, "") end
+              return {headline = table.concat(t.said, "|"), last = table.concat(shown, ",")}
+            end
+            return r
+            """)
+        for _ in 0..<6 { try game.roll(values: [3, 4]) }
+        try game.act("show", by: "Bob")
+        let looks = game.viewsAndTablesText(for: ["Ann", "Bob"])
+        let ann = try #require(try looks[0].table?.get()), bob = try #require(try looks[1].table?.get())
+        let lines = (6...12).map { "line \($0) of Bob" }
+        #expect(ann == "{\"headline\":\"" + (lines + ["Bob showed"]).joined(separator: "|") + "\",\"last\":\"Bob=12\"}")
+        #expect(bob == "{\"headline\":\"" + (lines.dropFirst() + ["only Bob knows", "Bob showed"]).joined(separator: "|") + "\",\"last\":\"Bob=12\"}")
+    }
 }
