@@ -4,6 +4,7 @@
 // tables nest nothing recurses; with raw access only (no metamethod runs); charged to
 // the budget like other C work; and the restore never fails for lack of memory.
 #include "CLuaSupport.h"
+#include <limits.h>
 
 /// snapshot(root) -> copies, metatables: copies[t] is a raw copy of every table t
 /// reachable from root through keys and values; metatables[t] is t's metatable.
@@ -24,7 +25,15 @@ static int clua_snapshot(lua_State *L) {
         lua_rawgeti(L, 4, pending);         /* 5: the table */
         lua_pushnil(L);
         lua_rawseti(L, 4, pending--);
-        lua_newtable(L);                    /* 6: its copy */
+        /* Its copy, sized for its entries at once: filled from empty, a table is rehashed
+           every time it doubles, which was most of what a copy of g cost (issue 32). */
+        lua_Integer entries = 0;
+        lua_pushnil(L);
+        while (lua_next(L, 5)) { entries++; lua_pop(L, 1); }
+        lua_Unsigned border = lua_rawlen(L, 5);
+        lua_Integer listed = border <= (lua_Unsigned)entries ? (lua_Integer)border : 0;
+        lua_Integer keyed = entries - listed;
+        lua_createtable(L, listed > INT_MAX ? INT_MAX : (int)listed, keyed > INT_MAX ? INT_MAX : (int)keyed); /* 6 */
         lua_pushvalue(L, 5);
         lua_pushvalue(L, 6);
         lua_rawset(L, 2);

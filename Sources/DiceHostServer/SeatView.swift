@@ -12,18 +12,21 @@ enum SeatView {
         events.compactMap { $0.seen(by: viewer)?.json }.joined(separator: ",")
     }
 
-    /// The views written for one moment of a game, each with its text: a view equal to one
-    /// already written shares its text (in Snap every seat's view is the same: written
-    /// once, not once a seat). Equal values give equal texts, so no seat receives anything
-    /// its own view does not hold.
-    typealias WrittenViews = [(value: JSONValue, text: String)]
+    /// The texts of the views written for one moment of a game: a view whose text equals
+    /// one already written shares that one's storage (in Snap every seat's view is the
+    /// same). Equal texts, so no seat receives anything its own view does not hold.
+    typealias WrittenViews = [String]
 
     /// The last roll as `viewer` may see it: its values, or that it is hidden.
     static func lastRollJSON(_ game: Game, for viewer: String?) -> String? {
-        let events = game.events
-        guard let event = events[currentGameStart(events)...].last(where: {
-            if case .roll = $0.kind { return true } else { return false }
-        })?.seen(by: viewer) else { return nil }
+        // Newest first, to the first roll or the current game's start (one short walk per
+        // seat, not a walk back to the start and then one forward).
+        var lastRoll: GameEvent?
+        for event in game.events.reversed() {
+            if case .roll = event.kind { lastRoll = event; break }
+            if case .start = event.kind { break }
+        }
+        guard let event = lastRoll?.seen(by: viewer) else { return nil }
         switch event.kind {
         case .roll(let player, let roll):
             return "{\"player\":\(GameEvent.quote(player)),\"values\":[\(roll.values.map(String.init).joined(separator: ","))],\"total\":\(roll.total),\"flag\":\"\(roll.flag.rawValue)\"}"

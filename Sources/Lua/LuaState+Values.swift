@@ -160,6 +160,22 @@ extension LuaState {
         return result.sorted { LuaValue.keyOrder($0.key, $1.key) }
     }
 
+    /// How many entries the table has (what `entries` would return), counted without
+    /// converting them: a check of a list's size reads no value twice.
+    public func entryCount(_ table: LuaRef) -> Int {
+        clua_getref(L, table.reference)
+        guard lua_type(L, -1) == LUA_TTABLE else { clua_pop(L, 1); return 0 }
+        clua_see_through(L, -1)
+        var count = 0
+        lua_pushnil(L)
+        while lua_next(L, -2) != 0 {
+            count += 1
+            clua_pop(L, 1)
+        }
+        clua_pop(L, 1)
+        return count
+    }
+
     /// A table's array part `t[1..#t]`.
     public func array(_ table: LuaRef) -> [LuaValue] {
         (0..<length(table)).map { get(table, .integer(Int64($0 + 1))) }
@@ -167,10 +183,26 @@ extension LuaState {
 
     /// A new table with the given array items and fields.
     public func makeTable(array items: [LuaValue] = [], fields: [(String, LuaValue)] = []) -> LuaRef {
-        let table = newTable()
-        for (i, item) in items.enumerated() { set(table, .integer(Int64(i + 1)), item) }
-        for (key, value) in fields { set(table, .string(key), value) }
-        return table
+        // Filled on the stack, sized once: one registry slot for the table, none per item
+        // (a server makes several of these per seat and input, issue 32).
+        guard lua_checkstack(L, 4) != 0 else {
+            let table = newTable()
+            for (i, item) in items.enumerated() { set(table, .integer(Int64(i + 1)), item) }
+            for (key, value) in fields { set(table, .string(key), value) }
+            return table
+        }
+        lua_createtable(L, Int32(clamping: items.count), Int32(clamping: fields.count))
+        for (i, item) in items.enumerated() {
+            push(item)
+            lua_rawseti(L, -2, lua_Integer(i + 1))
+        }
+        for (key, value) in fields {
+            pushString(key, on: L)
+            push(value)
+            lua_rawset(L, -3)
+        }
+        defer { clua_pop(L, 1) }
+        return makeRef(at: -1)
     }
 }
 
@@ -189,6 +221,17 @@ extension LuaValue {
         f >= -9223372036854775808.0 && f < 9223372036854775808.0 && f == f.rounded(.down) && Int64(f) == i
     }
 
+    /// Whether `x`'s UTF-8 bytes come before `y`'s (the first byte that differs; else the shorter first).
+    static func bytewiseLess(_ x: String, _ y: String) -> Bool {
+        var x = x, y = y
+        return x.withUTF8 { a in
+            y.withUTF8 { b in
+                for i in 0..<min(a.count, b.count) where a[i] != b[i] { return a[i] < b[i] }
+                return a.count < b.count
+            }
+        }
+    }
+
     /// The key order of the sandbox's `pairs`: numbers, then strings (bytewise), then booleans.
     static func keyOrder(_ a: LuaValue, _ b: LuaValue) -> Bool {
         func rank(_ v: LuaValue) -> Int {
@@ -203,7 +246,9 @@ extension LuaValue {
         if ra != rb { return ra < rb }
         switch (a, b) {
         case (.integer(let x), .integer(let y)): return x < y
-        case (.string(let x), .string(let y)): return Array(x.utf8).lexicographicallyPrecedes(Array(y.utf8))
+        // Bytewise, on the strings' own bytes: copying both into arrays for every comparison
+        // was most of what sorting a view's fields cost (issue 32).
+        case (.string(let x), .string(let y)): return Self.bytewiseLess(x, y)
         case (.boolean(let x), .boolean(let y)): return !x && y
         case (.integer(let i), .number(let f)): return Self.exactlyLess(integer: i, than: f)
         case (.number(let f), .integer(let i)): return !Self.exactlyLess(integer: i, than: f) && !Self.exactlyEqual(integer: i, f)

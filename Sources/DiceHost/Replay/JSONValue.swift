@@ -67,16 +67,13 @@ public enum JSONValue: Codable, Equatable, Sendable, CustomStringConvertible {
         return String(decoding: out, as: UTF8.self)
     }
 
-    private func write(into out: inout [UInt8]) {
+    func write(into out: inout [UInt8]) {
         switch self {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
-        case .integer(let value): out.append(contentsOf: String(value).utf8)
+        case .integer(let value): Self.writeInteger(value, into: &out)
         case .unsigned(let value): out.append(contentsOf: String(value).utf8)
-        case .number(let value):
-            // Rare in views and logs: JSONEncoder's own form of a double (1e+20, 0.5, 1).
-            let data = value.isFinite ? try? JSONEncoder().encode(value) : nil
-            out.append(contentsOf: data.map { Array($0) } ?? Array("null".utf8))
+        case .number(let value): Self.writeNumber(value, into: &out)
         case .string(let value): Self.quote(value, into: &out)
         case .array(let items):
             out.append(UInt8(ascii: "["))
@@ -97,11 +94,35 @@ public enum JSONValue: Codable, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// A whole number's digits.
+    static func writeInteger(_ value: Int64, into out: inout [UInt8]) {
+        // Small ones (counts, die values, ranks, milliseconds) digit by digit: no String made.
+        guard value >= 0, value < 1_000_000_000 else { out.append(contentsOf: String(value).utf8); return }
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        var rest = value
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[count] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+                count += 1
+            } while rest > 0
+            for index in stride(from: count - 1, through: 0, by: -1) { out.append(buffer[index]) }
+        }
+    }
+
+    /// A double as JSONEncoder writes it; a non-finite one is `null`.
+    static func writeNumber(_ value: Double, into out: inout [UInt8]) {
+        // Rare in views and logs: JSONEncoder's own form of a double (1e+20, 0.5, 1).
+        let data = value.isFinite ? try? JSONEncoder().encode(value) : nil
+        out.append(contentsOf: data.map { Array($0) } ?? Array("null".utf8))
+    }
+
     /// A JSON string: `"` and `\\` escaped, control characters as \n, \t, \r, \b, \f or
     /// \u00XX, everything else as it is (as JSONEncoder writes it). Byte by byte: every
     /// byte that needs an escape is ASCII, and the bytes of a multi-byte character are
     /// all >= 0x80, so they are copied as they are.
-    private static func quote(_ text: String, into out: inout [UInt8]) {
+    static func quote(_ text: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         // Most strings (names, keys, card faces) need no escape: copied whole (the check
         // on the contiguous bytes: through the generic view it cost as much as the copy).

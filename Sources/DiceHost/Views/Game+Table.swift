@@ -30,7 +30,7 @@ extension Game {
         try checkViewer(viewer)
         return try leavingUnchanged(restoringLua: true) {
             if transactional { _ = try? currentSnapshot() }
-            return try tableValue(hook, view: try viewValue(for: viewer), for: viewer)
+            return try tableValue(hook, view: try viewValue(for: viewer), for: viewer) { try $0.encode($1) }
         }
     }
 
@@ -41,6 +41,25 @@ extension Game {
     /// game is left unchanged as by `view(for:)` and `table(for:)`. A failing view fails
     /// both (a table is made from the view).
     public func viewAndTable(for viewer: String?) -> (view: Result<JSONValue, any Error>, table: Result<JSONValue, any Error>?) {
+        look(for: viewer, Self.asValues)
+    }
+
+    /// `viewAndTable(for:)` as JSON texts (the values' `description`), written straight
+    /// from what the hooks returned: what a server sends.
+    public func viewAndTableText(for viewer: String?) -> (view: Result<String, any Error>, table: Result<String, any Error>?) {
+        look(for: viewer, Self.asTexts)
+    }
+
+    /// How a look's view and table are written: as values, or as JSON texts.
+    struct LookEncoding<View, Table> {
+        var view: (inout ViewEncoder, LuaValue) -> View
+        var table: (TableEncoder, LuaValue) throws -> Table
+    }
+    static var asValues: LookEncoding<JSONValue, JSONValue> { LookEncoding(view: { $0.encode($1) }, table: { try $0.encode($1) }) }
+    static var asTexts: LookEncoding<String, String> { LookEncoding(view: { $0.encodeText($1) }, table: { try $0.encodeText($1) }) }
+
+    private func look<View, Table>(for viewer: String?, _ encoding: LookEncoding<View, Table>)
+        -> (view: Result<View, any Error>, table: Result<Table, any Error>?) {
         let hook = lua.get(rulesTable, "table")
         let hasTable: Bool
         if case .function = hook { hasTable = true } else { hasTable = false }
@@ -50,9 +69,9 @@ extension Game {
             let value: LuaValue
             do { value = try viewValue(for: viewer) } catch { return (.failure(error), hasTable ? .failure(error) : nil) }
             var encoder = ViewEncoder(lua: lua)
-            let view = encoder.encode(value)
+            let view = encoding.view(&encoder, value)
             guard hasTable else { return (.success(view), nil) }
-            return (.success(view), Result { try tableValue(hook, view: value, for: viewer) })
+            return (.success(view), Result { try tableValue(hook, view: value, for: viewer, encoding.table) })
         }
     }
 
@@ -69,12 +88,23 @@ extension Game {
     /// given (`v`, the tables of g in it, `t.params`) is put back before the next seat's
     /// runs, so no seat's table holds what another's saw; the game is left as it was.
     public func viewsAndTables(for viewers: [String?]) -> [(view: Result<JSONValue, any Error>, table: Result<JSONValue, any Error>?)] {
-        guard viewIsTheSameForEveryone, viewers.count > 1 else { return viewers.map(viewAndTable(for:)) }
+        looks(for: viewers, Self.asValues)
+    }
+
+    /// `viewsAndTables(for:)` as JSON texts (the values' `description`), written straight
+    /// from what the hooks returned: what a server sends after every input.
+    public func viewsAndTablesText(for viewers: [String?]) -> [(view: Result<String, any Error>, table: Result<String, any Error>?)] {
+        looks(for: viewers, Self.asTexts)
+    }
+
+    private func looks<View, Table>(for viewers: [String?], _ encoding: LookEncoding<View, Table>)
+        -> [(view: Result<View, any Error>, table: Result<Table, any Error>?)] {
+        guard viewIsTheSameForEveryone, viewers.count > 1 else { return viewers.map { look(for: $0, encoding) } }
         let hook = lua.get(rulesTable, "table")
         let hasTable: Bool
         if case .function = hook { hasTable = true } else { hasTable = false }
         for viewer in viewers {
-            do { try checkViewer(viewer) } catch { return viewers.map(viewAndTable(for:)) }
+            do { try checkViewer(viewer) } catch { return viewers.map { look(for: $0, encoding) } }
         }
         return leavingUnchanged(restoringLua: true) {
             if transactional { _ = try? currentSnapshot() }
@@ -83,7 +113,7 @@ extension Game {
                 return viewers.map { _ in (.failure(error), hasTable ? .failure(error) : nil) }
             }
             var encoder = ViewEncoder(lua: lua)
-            let view = encoder.encode(value)
+            let view = encoding.view(&encoder, value)
             guard hasTable else { return viewers.map { _ in (.success(view), nil) } }
             // The seats' table hooks share the hook's `v` when a copy of what a table hook is
             // given (`v`, with g's tables in it, and `t.params`) can be taken to compare
@@ -99,6 +129,9 @@ extension Game {
             }
             var shared = copyOfView != nil
             if case .table = value {} else { shared = true } // a string or number: nothing to write into
+            // What `t` says of the log is the same for every seat when every event it reads
+            // is for everyone: read once (the seats still get a `t` each).
+            let told = TableTold(publicIn: self)
             return viewers.map { viewer in
                 leavingUnchanged(restoringLua: copyOfView == nil) {
                     defer { if let copyOfView { putBack(copyOfView) } }
@@ -106,50 +139,85 @@ extension Game {
                     if shared { seatValue = value } else {
                         do { seatValue = try viewValue(for: viewer) } catch { return (.success(view), .failure(error)) }
                     }
-                    return (.success(view), Result { try tableValue(hook, view: seatValue, for: viewer) })
+                    return (.success(view), Result { try tableValue(hook, view: seatValue, for: viewer, told: told, encoding.table) })
                 }
             }
         }
     }
 
-    /// The `table` hook's result for `viewer`, given its view, as JSON.
-    private func tableValue(_ hook: LuaValue, view: LuaValue, for viewer: String?) throws -> JSONValue {
-        let facts = try tableFacts(for: viewer)
+    /// The `table` hook's result for `viewer`, given its view, encoded by `encodeTable`.
+    /// `told`: what `t` says of the log, when it was read once for every seat.
+    private func tableValue<Table>(_ hook: LuaValue, view: LuaValue, for viewer: String?, told: TableTold? = nil,
+                                   _ encodeTable: (TableEncoder, LuaValue) throws -> Table) throws -> Table {
+        let facts = try tableFacts(for: viewer, told: told)
         let result: LuaValue
         do {
             result = try lua.call(hook, [view, .table(facts)]).first ?? .nil
         } catch let error as LuaError {
             throw GameError.script(error)
         }
-        var encoder = TableEncoder(lua: lua, location: rules.location)
-        return try encoder.encode(result)
+        return try encodeTable(TableEncoder(lua: lua, location: rules.location), result)
+    }
+
+    /// What `t` says of the log: the last lines said to the seat and the dice shown to it
+    /// since the last roll, read from the events since the game's start (at most
+    /// `tableEventsScanned`, newest first).
+    struct TableTold {
+        var said: [String] = []
+        var shown: [(player: String, values: [Int])] = []
+        /// How many events were read (what reading them is charged).
+        var scanned = 0
+
+        init(_ events: [GameEvent], for viewer: String?) {
+            let start = Self.start(of: events)
+            scanned = events.count - start
+            // Newest first: the last lines said, and the dice shown since the last roll.
+            var rolled = false
+            for event in events[start...].reversed() {
+                guard let seen = event.seen(by: viewer) else { continue }
+                switch seen.kind {
+                case .say(let text) where said.count < Game.tableSaidLines: said.append(text)
+                case .roll, .hiddenRoll: rolled = true
+                case .reveal(let player, let roll) where !rolled && !shown.contains(where: { $0.player == player }):
+                    shown.append((player, roll.values))
+                default: break
+                }
+                // Past a roll, with the lines full, no older event adds anything: the rest
+                // is not read (it is still charged as read, as the whole scan always was).
+                if rolled && said.count >= Game.tableSaidLines { break }
+            }
+            said.reverse()
+        }
+
+        /// The same for every seat: nil when an event read is for some players only.
+        init?(publicIn game: Game) {
+            let events = game.events
+            guard !events[Self.start(of: events)...].contains(where: { $0.audience != nil }) else { return nil }
+            self.init(events, for: nil)
+        }
+
+        static func start(of events: [GameEvent]) -> Int {
+            max(events.lastIndex { if case .start = $0.kind { return true } else { return false } } ?? 0,
+                events.count - Game.tableEventsScanned)
+        }
     }
 
     /// `t`: what every seat may know, and what this seat was told (its events only).
-    func tableFacts(for viewer: String?) throws -> LuaRef {
-        let events = self.events
-        let start = max(events.lastIndex { if case .start = $0.kind { return true } else { return false } } ?? 0,
-                        events.count - Self.tableEventsScanned)
-        try lua.charge(events.count - start)
-        var said: [LuaValue] = []
-        var shown: [(String, LuaValue)] = []
-        // Newest first: the last lines said, and the dice shown since the last roll.
-        var rolled = false
-        for event in events[start...].reversed() {
-            guard let seen = event.seen(by: viewer) else { continue }
-            switch seen.kind {
-            case .say(let text) where said.count < Self.tableSaidLines: said.append(.string(text))
-            case .roll, .hiddenRoll: rolled = true
-            case .reveal(let player, let roll) where !rolled && !shown.contains(where: { $0.0 == player }):
-                shown.append((player, .table(lua.makeTable(array: roll.values.map { .integer(Int64($0)) }))))
-            default: break
-            }
+    func tableFacts(for viewer: String?, told: TableTold? = nil) throws -> LuaRef {
+        let told = told ?? TableTold(events, for: viewer)
+        try lua.charge(told.scanned)
+        // Made in the order the tables always were (the cups shown first), so each gets the
+        // identity it had: a hook that prints one sees the same.
+        let cups: [(String, LuaValue)] = told.shown.map { player, values in
+            (player, .table(lua.makeTable(array: values.map { .integer(Int64($0)) })))
         }
         let players = lua.makeTable(array: playerNames.map { .string($0) })
+        let said = lua.makeTable(array: told.said.map { .string($0) })
+        let shown = lua.makeTable(fields: cups)
         var fields: [(String, LuaValue)] = [
             ("players", .table(players)),
-            ("said", .table(lua.makeTable(array: said.reversed()))),
-            ("shown", .table(lua.makeTable(fields: shown))),
+            ("said", .table(said)),
+            ("shown", .table(shown)),
             ("now", .integer(Int64(host.now))),
             ("over", .boolean(isOver)),
             ("params", lua.get(g, "params")),
