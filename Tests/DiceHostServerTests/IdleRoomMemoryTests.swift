@@ -52,6 +52,15 @@ import Testing
         await room.detach(clientID: 2, leaving: false)
         #expect(await room.game?.events.count == 5)
     }
+
+    #if canImport(Glibc)
+    @Test func serveCapsMallocArenasAtTwoACore() {
+        #expect(FreedMemory.limitArenas(cores: 2) == 4)
+        #expect(FreedMemory.limitArenas(cores: 0) == 2)
+        // Back to what this test process had (glibc's default: eight a core).
+        #expect(FreedMemory.limitArenas(cores: 4 * ProcessInfo.processInfo.activeProcessorCount) != nil)
+    }
+    #endif
 }
 
 /// What a room lets go of when it goes idle changes nothing its players see (issue 32:
