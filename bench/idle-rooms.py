@@ -11,6 +11,10 @@ The private (anonymous) memory from /proc/PID/smaps_rollup is reported beside th
 Snap rooms are not quiet when idle: the rules' timer turns a slow player's card, so an
 empty Snap room keeps playing (one input every flip_ms, 5 s by default).
 
+With `--connections N` it first measures what a closed connection leaves behind, on a
+server of its own: N clients say hello and leave, and the RSS is read before and after
+(a WebSocket connection's NIO channel outlived it once: issue 32).
+
 Needs the websockets package (.build-venv, made by loadtest/run.sh, has it); `make
 bench-idle-rooms` builds the release binary and runs this. See bench/README.md.
 """
@@ -150,6 +154,44 @@ async def make_rooms(url, game, rooms):
     return inputs, failures
 
 
+async def hello_and_leave(url, count):
+    """`count` clients, 50 at a time, each saying hello and closing."""
+    opening = asyncio.Semaphore(50)
+
+    async def one():
+        async with opening:
+            ws = await websockets.connect(url, open_timeout=60, ping_interval=None)
+            await ws.send(json.dumps({"type": "hello", "version": 1}))
+            await receive(ws, {"hello"})
+            await ws.close()
+    await asyncio.gather(*[one() for _ in range(count)])
+
+
+def closed_connections(binary, count, settle_seconds):
+    """KiB of RSS a closed connection leaves (after a first round of 200 warmed the server up)."""
+    work = tempfile.mkdtemp(prefix="dicehost-idle-rooms.")
+    port = free_port()
+    out = open(os.path.join(work, "server.out"), "w")
+    server = subprocess.Popen([binary, "serve", "rules", "--host", "127.0.0.1", "--port", str(port)],
+                              stdout=out, stderr=subprocess.STDOUT)
+    try:
+        wait_for_port(port)
+        url = "ws://127.0.0.1:%d/ws" % port
+        asyncio.run(hello_and_leave(url, 200))
+        rss0 = settle(server.pid, settle_seconds)
+        asyncio.run(hello_and_leave(url, count))
+        rss1 = settle(server.pid, settle_seconds)
+        return (rss1 - rss0) / max(1, count)
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+        out.close()
+
+
 def settle(pid, seconds):
     """Waits until the RSS stops moving (two reads a second apart within 1%), at most `seconds`."""
     end = time.monotonic() + seconds
@@ -207,8 +249,13 @@ def main():
     parser.add_argument("--settle", type=float, default=15, help="the most seconds to wait for the RSS to settle")
     parser.add_argument("--sweep-wait", type=float, default=35,
                         help="read the RSS again this many seconds after the rooms were made (past the server's 30 s sweep); 0: not")
+    parser.add_argument("--connections", type=int, default=0,
+                        help="first measure what this many closed connections leave (hello, then close); 0: not")
     args = parser.parse_args()
     failed = False
+    if args.connections > 0:
+        print("closed connections: %.2f KiB of RSS each (%d said hello and left)" % (
+            closed_connections(args.binary, args.connections, args.settle), args.connections))
     for game in args.games.split(","):
         r = run(args.binary, game, args.rooms, args.settle, args.sweep_wait)
         per_room = (r["rss1"] - r["rss0"]) / max(1, args.rooms)

@@ -9,9 +9,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Each block carries its serial in front of what Lua sees (8 bytes keep Lua's 8-byte
-   alignment on the platforms we build for). */
+/* A block that needs one carries a header in front of what Lua sees: an object's serial,
+   or a thread stack's mark (see below). 8 bytes keep Lua's 8-byte alignment (Lua 5.4
+   needs no more: LUAI_MAXALIGN holds no long double). The other blocks (strings, table
+   parts, function prototypes and code, upvalues: most of a state) have none, which saves
+   malloc 8 bytes of their size, often a 16-byte step of its chunks (issue 32: an idle
+   room's memory). Which blocks have one is told by the address alone, so a free (which
+   Lua calls with the size but not the type) needs no lookup: malloc returns 16-byte
+   aligned blocks, a block with a header is handed to Lua 8 bytes into its 16, one
+   without at the start. */
 #define CLUA_HEADER ((size_t)sizeof(uint64_t))
+#define CLUA_MALLOC_ALIGNMENT ((uintptr_t)16)
+/* malloc and realloc return blocks aligned for any type (C11 7.22.3): max_align_t's. */
+_Static_assert(_Alignof(max_align_t) >= CLUA_MALLOC_ALIGNMENT, "headers are told apart by malloc's 16-byte alignment");
+
+static int clua_has_header(const void *object) {
+    return ((uintptr_t)object & (CLUA_MALLOC_ALIGNMENT - 1)) == CLUA_HEADER;
+}
 
 /// Records the innermost script frame of the main thread. Called on refusal and
 /// trip paths, where nothing has been freed or moved, so the call chain is intact.
@@ -118,18 +132,37 @@ static int clua_stamps_serial(size_t tag) {
     }
 }
 
+/// Whether a new block gets a header: objects that take a serial, and blocks that may be
+/// a thread's stack (fresh, untyped, a whole number of stack slots, at least a new
+/// thread's first stack: clua_track_stacks may mark those).
+static int clua_needs_header(size_t tag, size_t nsize) {
+    if (clua_stamps_serial(tag)) return 1;
+    return tag == 0 && nsize % CLUA_STACK_SLOT == 0 && nsize >= CLUA_MIN_STACK_BYTES;
+}
+
 // Why C: lua_Alloc is called by Lua with no Swift context; it must be a C function.
 static void *clua_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     clua_context *c = (clua_context *)ud;
-    char *block = ptr ? (char *)ptr - CLUA_HEADER : NULL;
-    size_t old = ptr ? osize + CLUA_HEADER : 0;
+    /* A block keeps what it was made with: a header, or none (realloc keeps malloc's
+       16-byte alignment, so the address still tells). */
+    size_t header = ptr ? (clua_has_header(ptr) ? CLUA_HEADER : 0) : (clua_needs_header(osize, nsize) ? CLUA_HEADER : 0);
+    char *block = ptr ? (char *)ptr - header : NULL;
+    size_t old = ptr ? osize + header : 0;
     if (nsize == 0) {
-        if (block != NULL) clua_track_stacks(c, block, osize, 0, 0);
+        if (block == NULL) {
+            /* free(NULL): no event */
+        } else if (header != 0) {
+            clua_track_stacks(c, block, osize, 0, 0);
+        } else {
+            /* Not a stack (see clua_track_stacks: any event ends a pending one). */
+            c->pending_stack = NULL;
+            c->expect_thread_stack = 0;
+        }
         free(block);
         c->memory_used -= old;
         return NULL;
     }
-    size_t total = nsize + CLUA_HEADER;
+    size_t total = nsize + header;
     if (total > old && c->enforce_memory) {
         if (ptr == NULL && osize == 0 && clua_is_runaway_stack(c, nsize)) {
             if (!c->memory_refused) clua_note_location(c, NULL);
@@ -158,11 +191,18 @@ static void *clua_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     }
     void *p = realloc(block, total);
     if (p == NULL) return NULL;
-    if (ptr == NULL) *(uint64_t *)p = clua_stamps_serial(osize) ? ++c->next_serial : 0;
+    if (ptr == NULL && header != 0) *(uint64_t *)p = clua_stamps_serial(osize) ? ++c->next_serial : 0;
     c->memory_used = c->memory_used - old + total;
     if (c->memory_used > c->memory_peak) c->memory_peak = c->memory_used;
-    clua_track_stacks(c, (char *)p, osize, nsize, ptr == NULL);
-    return (char *)p + CLUA_HEADER;
+    if (header != 0) {
+        clua_track_stacks(c, (char *)p, osize, nsize, ptr == NULL);
+    } else {
+        /* A block without a header is never a stack: what follows a pending one is not
+           the free of a stack, and a new thread's first block has a header. */
+        c->pending_stack = NULL;
+        c->expect_thread_stack = 0;
+    }
+    return (char *)p + header;
 }
 
 static uint64_t clua_block_serial(const void *object) {

@@ -62,6 +62,7 @@ public final class DiceHostServer: Sendable {
     /// closed with 1001 "server restarting", and those that do not answer within 2 s are
     /// cut off; `GoingAway`); `onStart` gets the port once the server listens.
     public func run(signals: Bool = false, onStart: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
+        FreedMemory.limitArenas()
         var logger = Logger(label: "dicehost-serve")
         logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? Logger.Level(rawValue: configuration.logLevel) ?? .warning
         // HEAD answers as GET does, without the body.

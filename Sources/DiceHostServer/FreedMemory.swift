@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -21,6 +22,35 @@ enum FreedMemory {
     static func giveBack() {
         #if canImport(Glibc)
         _ = mallocTrim?(0)
+        #endif
+    }
+
+    #if canImport(Glibc)
+    /// `mallopt`, looked up as `malloc_trim` is. Nil where the C library has none.
+    private static let mallopt: (@convention(c) (Int32, Int32) -> Int32)? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (Int32, Int32) -> Int32).self)
+    }()
+    /// glibc's `M_ARENA_MAX` (malloc.h).
+    private static let arenaMaxOption: Int32 = -8
+    #endif
+
+    /// Caps glibc's malloc arenas at two a core (its default is eight a core). A served
+    /// room's memory is made and freed on whichever thread runs it (room threads, NIO's
+    /// event loops, Swift's pool): with an arena for nearly every thread, a room's blocks
+    /// end up spread over many arenas, and the holes its garbage and messages leave in each
+    /// stay resident (issue 32: an idle room's memory). At most a core's worth of threads
+    /// run at once, so two arenas a core still leave one to each running thread mostly.
+    /// Called when `serve` starts, before its thread pools make their arenas. Returns the
+    /// cap set, nil where the C library has no such setting (then nothing changed).
+    @discardableResult
+    static func limitArenas(cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> Int? {
+        #if canImport(Glibc)
+        let arenas = Int32(clamping: 2 * max(1, cores))
+        guard let mallopt, mallopt(arenaMaxOption, arenas) == 1 else { return nil }
+        return Int(arenas)
+        #else
+        return nil
         #endif
     }
 }
