@@ -47,7 +47,7 @@ final class RoomThreadPool: Sendable {
             condition.unlock()
             if let stall {
                 let watcher = Thread { [self] in watch(stall: stall) }
-                watcher.name = "dicehost-\(name)-watch"
+                watcher.name = "\(name)-watch"
                 watcher.start()
             }
         }
@@ -65,7 +65,10 @@ final class RoomThreadPool: Sendable {
                 #endif
                 run(number)
             }
-            thread.name = "dicehost-\(name)-\(number)"
+            // At most 15 characters (Linux's limit: a longer name is refused, and the thread
+            // keeps the name of the one that started it), so tools like loadtest/syscalls.sh
+            // can tell the room threads from the others.
+            thread.name = "\(name)-\(number)"
             thread.stackSize = 16 << 20 // Lua's C stack (deep recursion in a rule script).
             thread.start()
         }
