@@ -33,4 +33,100 @@ struct ThreadHopsTests {
         #expect(seen == [true, false, true, true], "on the loop, the room on its own thread, back on the loop, a child task on the loop")
         try await group.shutdownGracefully()
     }
+
+    /// A store whose commits note the thread they ran on.
+    final class ThreadNotingStore: RoomStore, StoreWithWriterThread, @unchecked Sendable {
+        // @unchecked Sendable: `threads` is read and written only with `lock` held.
+        let location = "noting"
+        let pool: NIOThreadPool
+        private let lock = NSLock()
+        private var threads: [pthread_t] = []
+        init(pool: NIOThreadPool) { self.pool = pool }
+        @available(macOS 15.0, *)
+        var writer: any TaskExecutor { ThreadPoolTaskExecutor(pool) }
+        func commit(_ batch: [[StoreWrite]]) async throws -> [Int: StoreRefusal] {
+            let thread = pthread_self()
+            lock.withLock { threads.append(thread) }
+            // As SQLiteNIO's statements do: work on the pool, the drain resumed after it.
+            let statement = try await pool.runIfActive { pthread_self() }
+            let after = pthread_self()
+            lock.withLock { threads += [statement, after] }
+            return [:]
+        }
+        var noted: [pthread_t] { lock.withLock { threads } }
+        func unfinishedRooms() async throws -> [StoredRoom] { [] }
+        func closedReason(room: String) async throws -> String? { nil }
+        func close() async {}
+    }
+
+    @Test func theGroupCommitDrainsOnTheStoresOwnThreadBetweenItsStatements() async throws {
+        let pool = NIOThreadPool(numberOfThreads: 1)
+        pool.start()
+        let poolThread = try await pool.runIfActive { pthread_self() }
+        let store = ThreadNotingStore(pool: pool)
+        let commits = GroupCommit(store: store)
+        for room in 1...3 {
+            try await commits.wait(for: commits.enqueue([.input(room: "r\(room)", StoredInput(n: 1, line: "as Ann roll", time: 0, events: "[]"))]))
+        }
+        #expect(!store.noted.isEmpty)
+        #expect(store.noted.allSatisfy { $0 == poolThread }, "the drain, each statement and the drain after it: all on the store's thread")
+        try await pool.shutdownGracefully()
+    }
+
+    @available(macOS 15.0, *)
+    @Test func aTaskPreferringAStoppedStoresThreadStillRunsToItsEnd() async throws {
+        let pool = NIOThreadPool(numberOfThreads: 1)
+        pool.start()
+        try await pool.shutdownGracefully()
+        let ran = await Task.detached(executorPreference: ThreadPoolTaskExecutor(pool)) { () -> Bool in
+            await Task.yield()
+            return true
+        }.value
+        #expect(ran)
+    }
+
+    /// A task executor that counts the jobs it runs (on Dispatch's threads).
+    @available(macOS 15.0, *)
+    final class CountingTaskExecutor: TaskExecutor, @unchecked Sendable {
+        // @unchecked Sendable: `count` is read and written only with `lock` held.
+        private let lock = NSLock()
+        private var count = 0
+        var jobs: Int { lock.withLock { count } }
+        func enqueue(_ job: consuming ExecutorJob) {
+            let job = UnownedJob(job)
+            DispatchQueue.global().async {
+                self.lock.withLock { self.count += 1 }
+                job.runSynchronously(on: self.asUnownedTaskExecutor())
+            }
+        }
+    }
+
+    /// A room-like actor that waits for its ticket and says how many jobs the task's
+    /// preferred executor ran meanwhile.
+    actor TicketWaiter {
+        nonisolated let executor = RoomExecutor(limits: ServerLimits())
+        nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+        @available(macOS 15.0, *)
+        func wait(for ticket: UInt64, in commits: GroupCommit, counting: CountingTaskExecutor) async throws -> Int {
+            let before = counting.jobs
+            try await commits.wait(for: ticket)
+            return counting.jobs - before
+        }
+    }
+
+    @available(macOS 15.0, *)
+    @Test func aRoomAskingForAStoredTicketStaysOnItsOwnExecutor() async throws {
+        let store = GroupCommitTests.GatedStore()
+        await store.open()
+        let commits = GroupCommit(store: store)
+        let ticket = commits.enqueue([.input(room: "r", StoredInput(n: 1, line: "as Ann roll", time: 0, events: "[]"))])
+        try await commits.wait(for: ticket)
+        let counting = CountingTaskExecutor()
+        let waiter = TicketWaiter()
+        let elsewhere = try await withTaskExecutorPreference(counting) { try await waiter.wait(for: ticket, in: commits, counting: counting) }
+        // A nonisolated async `wait` hopped off the room to the task's preferred executor
+        // (a connection's event loop in the server) and back, a wake-up each way. (One it
+        // cannot save: a continuation resumed by the drain goes by the preferred executor.)
+        #expect(elsewhere == 0, "no job of the task's preferred executor ran while the room asked")
+    }
 }
