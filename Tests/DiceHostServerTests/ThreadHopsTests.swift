@@ -129,4 +129,22 @@ struct ThreadHopsTests {
         // cannot save: a continuation resumed by the drain goes by the preferred executor.)
         #expect(elsewhere == 0, "no job of the task's preferred executor ran while the room asked")
     }
+
+    /// A job a lane runs once.
+    final class LaneJob: RoomThreadPool.Work {
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+        func runOne() { body() }
+    }
+
+    @Test func aLaneWhoseOnlyThreadIsHeldStartsAnotherForTheJobWaitingBehindIt() {
+        // The stall watch sleeps until a job waits that no idle thread will take; it must
+        // still wake for it.
+        let pool = RoomThreadPool(normalThreads: 1, maximumNormalThreads: 2, heavyThreads: 1)
+        let started = DispatchSemaphore(value: 0), released = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
+        pool.normal.schedule(LaneJob { started.signal(); released.wait(); done.signal() })
+        started.wait()
+        pool.normal.schedule(LaneJob { released.signal() })
+        #expect(done.wait(timeout: .now() + 60) == .success, "the job behind the held one ran on a thread started for it")
+    }
 }
