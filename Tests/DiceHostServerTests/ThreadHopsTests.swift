@@ -1,6 +1,7 @@
 @testable import DiceHostServer
 import Foundation
 import NIOCore
+import NIOEmbedded
 import NIOPosix
 import Testing
 
@@ -83,6 +84,31 @@ struct ThreadHopsTests {
             return true
         }.value
         #expect(ran)
+    }
+
+    /// Names noted from any thread.
+    final class Notes: @unchecked Sendable {
+        // @unchecked Sendable: `names` is read and written only with `lock` held.
+        private let lock = NSLock()
+        private var names: [String] = []
+        func add(_ name: String) { lock.withLock { names.append(name) } }
+        var all: [String] { lock.withLock { names } }
+    }
+
+    @Test func aRoomTimerFiresOnceDueOnItsLoopAndACancelledOneNever() {
+        let loop = EmbeddedEventLoop()
+        let fired = Notes()
+        let now = ContinuousClock.now
+        let moved = RoomTimer(at: now + .seconds(1), on: loop) { fired.add("moved") }
+        let due = RoomTimer(at: now + .seconds(2), on: loop) { fired.add(loop.inEventLoop ? "due, on its loop" : "due, elsewhere") }
+        moved.cancel()
+        loop.advanceTime(by: .milliseconds(1500))
+        loop.run()
+        #expect(fired.all.isEmpty, "the moved timer was cancelled; the other is not due yet")
+        loop.advanceTime(by: .seconds(1))
+        loop.run()
+        #expect(fired.all == ["due, on its loop"])
+        _ = due
     }
 
     /// A task executor that counts the jobs it runs (on Dispatch's threads).
