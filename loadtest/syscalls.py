@@ -34,6 +34,7 @@ def main():
     parser.add_argument("--threads", required=True, help="`TID SWEEP VOLUNTARY INVOLUNTARY NAME` lines")
     parser.add_argument("--inputs", type=int, required=True, help="inputs answered (the client's count)")
     parser.add_argument("--strace", help="strace -f output")
+    parser.add_argument("--cpu", help="the server's user and system CPU seconds before and after: 'U0 S0 U1 S1'")
     args = parser.parse_args()
     inputs = max(1, args.inputs)
 
@@ -65,6 +66,9 @@ def main():
                     calls[family(names.get(match.group(1), "?"))][match.group(2)] += 1
 
     print("per input answered (%d inputs):" % args.inputs)
+    if args.cpu:
+        u0, s0, u1, s1 = (float(x) for x in args.cpu.split())
+        print("  server CPU %.0f us: user %.0f us, system %.0f us" % (1e6 * (u1 - u0 + s1 - s0) / inputs, 1e6 * (u1 - u0) / inputs, 1e6 * (s1 - s0) / inputs))
     rows = sorted(set(switches) | set(calls), key=lambda n: -(sum(calls[n].values()) + switches[n][0] + switches[n][1]))
     total_calls = collections.Counter()
     for name in rows:

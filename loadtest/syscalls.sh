@@ -5,7 +5,7 @@
 # and by thread name (/proc/PID/task/*/comm, sampled every half second): the system calls
 # (futex, epoll_wait, write, read, writev, pwrite64, fsync, ...) and the context switches
 # (voluntary: the thread waited; involuntary: it was preempted) from /proc/PID/task/*/status.
-# Joins and game set-ups count too: run it at two lengths and take the difference per input
+# Also the server's user and system CPU per input (/proc/PID/stat). Joins and game set-ups count too: run it at two lengths and take the difference per input
 # for the marginal figures. strace's own stops slow the server (and add switches):
 # SYSCALLS_STRACE=0 counts only the context switches, untraced. PROFILE_GAME=liars-dice
 # plays Liar's Dice. Needs .build-venv with websockets (loadtest/run.sh makes it).
@@ -27,6 +27,9 @@ snapshot() {
   done >> "$work/threads.txt" 2>/dev/null || true
 }
 snapshot start
+# User and system CPU seconds of the server (/proc/PID/stat, clock ticks).
+cpu() { awk -v hz="$(getconf CLK_TCK)" '{ split($0, a, ") "); split(a[2], f, " "); printf "%.2f %.2f", f[12] / hz, f[13] / hz }' "/proc/$pid/stat"; }
+cpu_start=$(cpu)
 tracer=
 if [ "${SYSCALLS_STRACE:-1}" != 0 ]; then
   strace -f -qq -o "$work/strace.out" -p "$pid" &
@@ -38,6 +41,7 @@ sampler=$!
 .build-venv/bin/python loadtest/client.py --url "ws://127.0.0.1:$port/ws" --rooms "$rooms" --seconds "$seconds" --logs "$work/logs" --prefix s \
   --server-pid "$pid" --game "${PROFILE_GAME:-snap}" > "$work/client.out" 2>&1 || true
 snapshot end
+cpu_end=$(cpu)
 [ -n "$tracer" ] && { kill -INT "$tracer" 2>/dev/null || true; wait "$tracer" 2>/dev/null || true; }
 kill "$pid"; wait "$pid" 2>/dev/null || true
 kill "$sampler" 2>/dev/null || true; wait "$sampler" 2>/dev/null || true
@@ -45,4 +49,4 @@ echo "$work"
 grep -E "inputs answered|server CPU|problem|checked" "$work/client.out" || true
 inputs=$(awk '/inputs answered with a broadcast:/ {sub(";", "", $6); print $6}' "$work/client.out")
 .build-venv/bin/python loadtest/syscalls.py --threads "$work/threads.txt" --inputs "${inputs:-0}" \
-  ${tracer:+--strace "$work/strace.out"}
+  --cpu "$cpu_start $cpu_end" ${tracer:+--strace "$work/strace.out"}
