@@ -24,9 +24,29 @@ struct ServerRequestContext: RequestContext, WebSocketRequestContext {
 /// Whichever ends first ends the other: the client went away, the server closed the
 /// connection (a newer connection took the seat, the rate limit), or the client fell
 /// behind its backlog (then the socket is closed at once).
+///
+/// Both run with the connection's event loop as their preferred executor
+/// (`EventLoopTaskExecutor`): a frame is handled on the thread that read it, without a hop
+/// to Swift's global executor and back for each message (issue 32).
 enum ClientSocket {
     static func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, channel nioChannel: any Channel,
                       id: UInt64, lobby: Lobby, limits: ServerLimits, connections: OpenConnections) async throws {
+        try await onEventLoop(nioChannel.eventLoop) {
+            try await run(inbound: inbound, outbound: outbound, channel: nioChannel, id: id, lobby: lobby, limits: limits, connections: connections)
+        }
+    }
+
+    /// Runs `body` preferring `loop` as its executor: its nonisolated code, and that of the
+    /// child tasks it makes, runs on the loop, also after an `await` on an actor (a room).
+    static func onEventLoop<T: Sendable>(_ loop: any EventLoop, _ body: @Sendable () async throws -> T) async throws -> T {
+        if #available(macOS 15.0, *) {
+            return try await withTaskExecutorPreference(EventLoopTaskExecutor(loop), operation: body)
+        }
+        return try await body()
+    }
+
+    private static func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, channel nioChannel: any Channel,
+                            id: UInt64, lobby: Lobby, limits: ServerLimits, connections: OpenConnections) async throws {
         let (end, ended) = AsyncStream.makeStream(of: Void.self)
         let channel = ClientChannel(id: id, connection: nioChannel, backlog: limits.outboundBacklog, ended: ended)
         // Upgraded just as the server began to stop: told at once, as the others are.

@@ -19,10 +19,15 @@ final class RoomThreadPool: Sendable {
     }
 
     /// `@unchecked Sendable`: its queue, counts and busy times are read and written only
-    /// with `condition` held; the rest is constant.
+    /// with `condition` held, `rung` only with `alarm` held; the rest is constant.
     final class Lane: @unchecked Sendable {
         let name: String
         private let condition = NSCondition()
+        /// Rung when a job is queued that no idle thread will take: only then does the stall
+        /// watch look (it looked every 10 ms, a wake-up each time, even on an idle server).
+        private let alarm = NSCondition()
+        private var rung = false
+        private let watched: Bool
         private var ready: [Work] = []
         private var head = 0
         private let niceness: Int32
@@ -42,12 +47,15 @@ final class RoomThreadPool: Sendable {
             self.niceness = niceness
             self.base = max(1, base)
             self.maximum = max(self.base, maximum)
+            watched = stall != nil
             condition.lock()
             for _ in 0..<self.base { startWorker() }
             condition.unlock()
             if let stall {
-                let watcher = Thread { [self] in watch(stall: stall) }
-                watcher.name = "dicehost-\(name)-watch"
+                let watcher = Thread { [self] in
+                    Thread.current.name = "\(name)-watch"
+                    watch(stall: stall)
+                }
                 watcher.start()
             }
         }
@@ -57,15 +65,20 @@ final class RoomThreadPool: Sendable {
             threads += 1
             nextWorker += 1
             let number = nextWorker
+            let threadName = "\(name)-\(number)"
             let thread = Thread { [self] in
                 #if canImport(Glibc)
                 // On Linux a nice value is a thread's own (who = 0: the calling thread), so
                 // a heavy room gives way to every other thread of the process.
                 if niceness != 0 { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness) }
                 #endif
+                // Named from the thread itself (Foundation on Linux does not pass a name set
+                // before `start` on), in at most 15 characters (Linux refuses longer ones):
+                // else it keeps the name of the thread that started it (a Dispatch or NIO
+                // thread) and tools like loadtest/syscalls.sh cannot tell the room threads apart.
+                Thread.current.name = threadName
                 run(number)
             }
-            thread.name = "dicehost-\(name)-\(number)"
             thread.stackSize = 16 << 20 // Lua's C stack (deep recursion in a rule script).
             thread.start()
         }
@@ -73,8 +86,17 @@ final class RoomThreadPool: Sendable {
         func schedule(_ work: Work) {
             condition.lock()
             ready.append(work)
+            // Each idle thread (one signalled and not yet running counts too) takes one job:
+            // more jobs waiting than that only arise here, and then the watch must look.
+            let uncovered = ready.count - head > idle
             condition.signal()
             condition.unlock()
+            if uncovered, watched {
+                alarm.lock()
+                rung = true
+                alarm.signal()
+                alarm.unlock()
+            }
         }
 
         private func run(_ number: Int) {
@@ -108,14 +130,24 @@ final class RoomThreadPool: Sendable {
 
         private func watch(stall: Double) {
             while true {
-                Thread.sleep(forTimeInterval: stall / 2)
-                condition.lock()
-                let now = RoomCPUAccount.now()
-                if idle == 0, head < ready.count, threads < maximum,
-                   let oldest = busySince.values.min(), now - oldest > stall {
-                    startWorker()
+                // Asleep until a job waits that no idle thread will take (`schedule` rings).
+                alarm.lock()
+                while !rung { alarm.wait() }
+                rung = false
+                alarm.unlock()
+                // Then a look every stall/2 for as long as work waits.
+                var waiting = true
+                while waiting {
+                    Thread.sleep(forTimeInterval: stall / 2)
+                    condition.lock()
+                    let now = RoomCPUAccount.now()
+                    if idle == 0, head < ready.count, threads < maximum,
+                       let oldest = busySince.values.min(), now - oldest > stall {
+                        startWorker()
+                    }
+                    waiting = head < ready.count
+                    condition.unlock()
                 }
-                condition.unlock()
             }
         }
     }

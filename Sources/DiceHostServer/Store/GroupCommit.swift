@@ -35,14 +35,27 @@ final class GroupCommit: @unchecked Sendable {
             writing = true
             return (issued, start)
         }
-        if start { Task.detached { await self.drain() } }
+        if start {
+            // On the store's own thread when it has one (SQLite): the drain and the store's
+            // statements then take turns there without waking other threads.
+            if #available(macOS 15.0, *), let writer = (store as? any StoreWithWriterThread)?.writer {
+                Task.detached(executorPreference: writer) { await self.drain() }
+            } else {
+                Task.detached { await self.drain() }
+            }
+        }
         return ticket
     }
 
     /// Returns once the writes of `ticket` (and every earlier one) are stored; throws when
     /// the transaction that held them failed.
-    func wait(for ticket: UInt64) async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
+    ///
+    /// Isolated to its caller (a room: `isolation`), so the drain resumes the room directly on
+    /// its executor. A plain nonisolated async function hops off the room to the generic
+    /// executor (the reader's event loop, or Swift's global executor) to suspend, is resumed
+    /// there, then hops back: more thread wake-ups per stored input (issue 32).
+    func wait(for ticket: UInt64, isolation: isolated (any Actor)? = #isolation) async throws {
+        try await withCheckedThrowingContinuation(isolation: isolation) { (continuation: CheckedContinuation<Void, Error>) in
             let outcome = lock.withLock { () -> Result<Void, Error>? in
                 guard ticket <= settled else {
                     waiters.append((ticket, continuation))
@@ -100,4 +113,11 @@ final class GroupCommit: @unchecked Sendable {
         }
         return .success(())
     }
+}
+
+/// A store whose statements run on a thread of its own (SQLite): the group commit's drain
+/// runs there too, preferring `writer`.
+protocol StoreWithWriterThread {
+    @available(macOS 15.0, *)
+    var writer: any TaskExecutor { get }
 }

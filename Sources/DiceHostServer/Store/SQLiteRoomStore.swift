@@ -1,4 +1,5 @@
 import Foundation
+import NIOPosix
 import SQLiteNIO
 
 /// The room store in one SQLite file (`serve --store FILE`): WAL, `synchronous=FULL` so
@@ -6,14 +7,23 @@ import SQLiteNIO
 /// an exclusive lock for as long as the server runs, so a second `serve` on the same
 /// file is refused instead of writing beside the first (several processes share
 /// PostgreSQL instead). Each group commit is one transaction.
-final class SQLiteRoomStore: RoomStore {
+///
+/// SQLite runs on a thread of the store's own (a one-thread pool, not NIO's shared one),
+/// which the group commit's drain prefers too (`writer`): a transaction goes from statement
+/// to statement without waking another thread (issue 32).
+final class SQLiteRoomStore: RoomStore, StoreWithWriterThread {
     let location: String
     private let connection: SQLiteConnection
+    private let threadPool: NIOThreadPool
 
-    private init(location: String, connection: SQLiteConnection) {
+    private init(location: String, connection: SQLiteConnection, threadPool: NIOThreadPool) {
         self.location = location
         self.connection = connection
+        self.threadPool = threadPool
     }
+
+    @available(macOS 15.0, *)
+    var writer: any TaskExecutor { ThreadPoolTaskExecutor(threadPool) }
 
     /// Opens (or creates) the store at `path`: a clear error when the file is not a
     /// DiceHost store, is locked by another process, or cannot be written.
@@ -26,15 +36,20 @@ final class SQLiteRoomStore: RoomStore {
                 throw StoreError("the room store \(path) is not a regular file")
             }
         }
+        let threadPool = NIOThreadPool(numberOfThreads: 1)
+        threadPool.start()
         let connection: SQLiteConnection
-        do { connection = try await SQLiteConnection.open(storage: .file(path: path)) } catch {
+        do {
+            connection = try await SQLiteConnection.open(storage: .file(path: path), threadPool: threadPool, on: MultiThreadedEventLoopGroup.singleton.any())
+        } catch {
+            try? await threadPool.shutdownGracefully()
             throw StoreError("the room store \(path) cannot be opened: \(Self.explain(error))")
         }
-        let store = SQLiteRoomStore(location: path, connection: connection)
+        let store = SQLiteRoomStore(location: path, connection: connection, threadPool: threadPool)
         do {
             try await store.prepare()
         } catch {
-            try? await connection.close()
+            await store.close()
             if let error = error as? StoreError { throw error }
             throw StoreError("the room store \(path) cannot be used: \(Self.explain(error))")
         }
@@ -150,7 +165,10 @@ final class SQLiteRoomStore: RoomStore {
         try await connection.query("SELECT closed_reason FROM rooms WHERE id = ? AND finished IS NOT NULL", [.text(room)]).first?.column("closed_reason")?.string
     }
 
-    func close() async { try? await connection.close() }
+    func close() async {
+        try? await connection.close()
+        try? await threadPool.shutdownGracefully()
+    }
 
     /// SQLite's reason in words a server's operator can act on.
     static func explain(_ error: Error) -> String {

@@ -1,0 +1,31 @@
+import Dispatch
+import NIOPosix
+
+/// A NIO thread pool as a task executor (issue 32): the SQLite store's one thread runs
+/// SQLite's calls (SQLiteNIO hands each statement to its pool) and, preferring this
+/// executor, the group commit's drain between them. A transaction of several statements
+/// then goes from statement to statement on that one thread: each statement's work item
+/// resumes the drain by queueing it behind itself, where on Swift's global executor every
+/// statement woke two threads (the pool's for the statement, one of the global
+/// executor's for the drain to go on).
+///
+///     let pool = NIOThreadPool(numberOfThreads: 1); pool.start()
+///     Task.detached(executorPreference: ThreadPoolTaskExecutor(pool)) { … }
+@available(macOS 15.0, *)
+final class ThreadPoolTaskExecutor: TaskExecutor {
+    let pool: NIOThreadPool
+
+    init(_ pool: NIOThreadPool) { self.pool = pool }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        pool.submit { state in
+            guard case .active = state else {
+                // The pool stopped (the store closed): a job cannot be dropped (its task would
+                // never end), and is not run on the thread that enqueued it.
+                return DispatchQueue.global().async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+            }
+            job.runSynchronously(on: self.asUnownedTaskExecutor())
+        }
+    }
+}
