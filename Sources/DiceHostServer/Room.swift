@@ -36,7 +36,7 @@ actor Room {
     private var sentEvents = 0
     /// When game time 0 was, on the server's clock.
     private var origin = ContinuousClock.now
-    private var timerTask: Task<Void, Never>?
+    private var timerTask: RoomTimer?
     /// After a timer failed (the rules raised, or ran out of budget), the clock waits
     /// this long before it tries again, instead of spinning.
     private var retryAfter: ContinuousClock.Instant?
@@ -371,11 +371,7 @@ actor Room {
         if timerFailures > 0, subscribers.isEmpty { return }
         var deadline = origin.advanced(by: .milliseconds(due))
         if let retryAfter, retryAfter > deadline { deadline = retryAfter }
-        timerTask = Task { [weak self] in
-            try? await Task.sleep(until: deadline, clock: .continuous)
-            guard !Task.isCancelled else { return }
-            await self?.timerDue()
-        }
+        timerTask = RoomTimer(at: deadline) { [weak self] in await self?.timerDue() }
     }
 
     private func timerDue() {
