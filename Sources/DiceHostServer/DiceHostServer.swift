@@ -85,7 +85,9 @@ public final class DiceHostServer: Sendable {
             }
             return .upgrade([:])
         }) { inbound, outbound, context in
-            try await ClientSocket.serve(inbound: inbound, outbound: outbound, channel: context.requestContext.channel,
+            // Held weakly by the context (ServerRequestContext); gone only if it closed already.
+            guard let channel = context.requestContext.channel else { return }
+            try await ClientSocket.serve(inbound: inbound, outbound: outbound, channel: channel,
                                          id: counter.next(), lobby: lobby, limits: limits, connections: open)
         }
         // Text frames must be UTF-8 (else close 1007); a client that stops answering pings is closed.

@@ -175,7 +175,7 @@ actor Lobby {
         for (id, room) in rooms where await room.idleLongerThan(seconds: limits.idleRoomSeconds) {
             await room.close()
             rooms[id] = nil
-            commits?.enqueue([.finish(room: id, reason: "nobody was in it for \(limits.idleRoomSeconds) s")])
+            _ = commits?.enqueue([.finish(room: id, reason: "nobody was in it for \(limits.idleRoomSeconds) s")])
         }
     }
 
