@@ -1,6 +1,9 @@
 @testable import DiceHostServer
 import DiceHost
 import Foundation
+import Hummingbird
+import Logging
+import NIOEmbedded
 import Testing
 
 /// A room nobody is connected to holds less (issue 32): its game lets go of the copy of
@@ -54,6 +57,20 @@ import Testing
     }
 
     #if canImport(Glibc)
+    /// HummingbirdWebSocket keeps a connection's request context for good (a cycle between
+    /// the context and its handler reference), so what the context holds must not be the
+    /// connection's channel: that kept every closed connection's buffers and pipeline.
+    @Test func aRequestContextDoesNotKeepItsConnectionsChannel() throws {
+        var channel: EmbeddedChannel? = EmbeddedChannel()
+        weak let probe = channel
+        let context = ServerRequestContext(source: ApplicationRequestContextSource(channel: try #require(channel), logger: Logger(label: "test")))
+        #expect(context.channel != nil, "while the connection is open its context reaches it")
+        _ = try channel?.finish()
+        channel = nil
+        #expect(probe == nil, "the context outlives its closed channel without keeping it")
+        #expect(context.channel == nil)
+    }
+
     @Test func serveCapsMallocArenasAtTwoACore() {
         #expect(FreedMemory.limitArenas(cores: 2) == 4)
         #expect(FreedMemory.limitArenas(cores: 0) == 2)
