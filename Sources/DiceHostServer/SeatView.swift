@@ -97,12 +97,13 @@ enum SeatView {
             first = false
             out += GameEvent.quote(action)
             out += ":["
+            out.reserveCapacity(out.utf8.count + 8 * lists.count)
             var firstMove = true
             for arguments in lists {
-                guard let move = argumentListJSON(arguments) else { continue }
+                // Written in place; a move a client could not send back is cut off again.
+                let before = out.endIndex
                 if !firstMove { out += "," }
-                firstMove = false
-                out += move
+                if appendArgumentList(arguments, to: &out) { firstMove = false } else { out.removeSubrange(before...) }
             }
             out += "]"
         }
@@ -112,7 +113,14 @@ enum SeatView {
     /// One move's arguments as a JSON list, or nil when a client could not send them back
     /// (a number JSON cannot hold, a string that is no one word of at most 256 bytes).
     static func argumentListJSON(_ arguments: [LuaValue]) -> String? {
-        var out = "["
+        var out = ""
+        return appendArgumentList(arguments, to: &out) ? out : nil
+    }
+
+    /// Appends `argumentListJSON(arguments)` to `out`; false (with `out` part written)
+    /// when there is none.
+    static func appendArgumentList(_ arguments: [LuaValue], to out: inout String) -> Bool {
+        out += "["
         for (index, argument) in arguments.enumerated() {
             if index > 0 { out += "," }
             switch argument {
@@ -122,9 +130,10 @@ enum SeatView {
             case .string(let text) where (1...ServerProtocol.maxArgumentBytes).contains(text.utf8.count)
                 && !text.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.properties.generalCategory == .control }):
                 out += GameEvent.quote(text)
-            default: return nil
+            default: return false
             }
         }
-        return out + "]"
+        out += "]"
+        return true
     }
 }

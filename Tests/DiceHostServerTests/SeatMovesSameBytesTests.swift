@@ -127,6 +127,7 @@ struct SeatMovesSameBytesTests {
           seen = function(g, p, n) end,
           spin = function(g, p, n) end,
           after = function(g, p, n) end,
+          odd = function(g, p, w) end,
         }
         r.choices = {
           -- writes to g while it lists: the next list must not see the write
@@ -135,6 +136,8 @@ struct SeatMovesSameBytesTests {
           -- runs out of its budget: left out, the next list has a budget of its own
           spin = function(g, p) while true do end end,
           after = function(g, p) return {g.state.n + 10} end,
+          -- moves a client could not send back are left out, first, inside and last
+          odd = function(g, p) return {"two words", 1, 0/0, "ok", {1, 1/0}} end,
         }
         return r
         """
@@ -150,9 +153,9 @@ struct SeatMovesSameBytesTests {
         let moves = SeatView.movesJSON(game, for: "Ann")
         #expect(moves == Self.movesOneActionAtATime(game, for: "Ann"))
         // Each list saw g as the last input left it; the spinning one is left out.
-        #expect(moves?.hasPrefix("{\"after\":[[10]],\"count\":[[1]],\"seen\":[[0],[") == true, "\(moves ?? "nil")")
+        #expect(moves?.hasPrefix("{\"after\":[[10]],\"count\":[[1]],\"odd\":[[1],[\"ok\"]],\"seen\":[[0],[") == true, "\(moves ?? "nil")")
         #expect(moves?.contains("spin") == false)
         #expect(SeatView.movesJSON(game, for: "Ann") == moves, "g put back: the count lists 1 again")
-        #expect(SeatView.movesJSON(game, for: "Bob") == "{\"after\":[],\"count\":[],\"seen\":[],\"spin\":[]}")
+        #expect(SeatView.movesJSON(game, for: "Bob") == "{\"after\":[],\"count\":[],\"odd\":[],\"seen\":[],\"spin\":[]}")
     }
 }
