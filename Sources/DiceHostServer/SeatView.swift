@@ -63,43 +63,77 @@ enum SeatView {
     static func movesJSON(_ game: Game, for viewer: String?) -> String? {
         guard let viewer, game.playerNames.contains(viewer) else { return nil }
         let current = game.currentPlayer
-        var fields: [String] = []
+        // What each action may list; the functions of the position run together after.
+        var listed: [(action: String, lists: [[LuaValue]]?)] = []
+        var positional: [String] = []
         for action in game.rules.actions {
             let declared: Game.ActionArguments
             do { declared = try game.declaredArguments(of: action) } catch { continue }
             let mayMove = !game.isOver
                 && (game.rules.anytime.contains(action) || current == nil || current == viewer)
                 && (game.rules.whileOut.contains(action) || !game.isOut(viewer))
-            var lists: [[LuaValue]] = []
             switch declared {
             case .notListed: continue
-            case .lists(let fixed): if mayMove { lists = fixed }
+            case .lists(let fixed): listed.append((action, mayMove ? fixed : []))
             case .perPosition:
-                if mayMove {
-                    do { lists = try game.legalArguments(of: action, by: viewer) } catch { continue }
-                }
+                listed.append((action, mayMove ? nil : []))
+                if mayMove { positional.append(action) }
             }
-            let moves = lists.compactMap(argumentListJSON)
-            fields.append(GameEvent.quote(action) + ":[" + moves.joined(separator: ",") + "]")
         }
-        return "{" + fields.joined(separator: ",") + "}"
+        // One look at the game for all of them (`Game.legalArguments(of:by:)`: each still
+        // under its own budget); an action whose list fails is left out.
+        var found: [String: [[LuaValue]]] = [:]
+        if !positional.isEmpty {
+            let results = (try? game.legalArguments(of: positional, by: viewer)) ?? []
+            for (action, result) in zip(positional, results) {
+                if case .success(let lists) = result { found[action] = lists }
+            }
+        }
+        var out = "{"
+        var first = true
+        for (action, fixed) in listed {
+            guard let lists = fixed ?? found[action] else { continue }
+            if !first { out += "," }
+            first = false
+            out += GameEvent.quote(action)
+            out += ":["
+            out.reserveCapacity(out.utf8.count + 8 * lists.count)
+            var firstMove = true
+            for arguments in lists {
+                // Written in place; a move a client could not send back is cut off again.
+                let before = out.endIndex
+                if !firstMove { out += "," }
+                if appendArgumentList(arguments, to: &out) { firstMove = false } else { out.removeSubrange(before...) }
+            }
+            out += "]"
+        }
+        return out + "}"
     }
 
     /// One move's arguments as a JSON list, or nil when a client could not send them back
     /// (a number JSON cannot hold, a string that is no one word of at most 256 bytes).
     static func argumentListJSON(_ arguments: [LuaValue]) -> String? {
-        var parts: [String] = []
-        for argument in arguments {
+        var out = ""
+        return appendArgumentList(arguments, to: &out) ? out : nil
+    }
+
+    /// Appends `argumentListJSON(arguments)` to `out`; false (with `out` part written)
+    /// when there is none.
+    static func appendArgumentList(_ arguments: [LuaValue], to out: inout String) -> Bool {
+        out += "["
+        for (index, argument) in arguments.enumerated() {
+            if index > 0 { out += "," }
             switch argument {
-            case .integer(let n): parts.append(String(n))
-            case .number(let d) where d.isFinite: parts.append(String(d))
-            case .boolean(let b): parts.append(b ? "true" : "false")
+            case .integer(let n): out += String(n)
+            case .number(let d) where d.isFinite: out += String(d)
+            case .boolean(let b): out += b ? "true" : "false"
             case .string(let text) where (1...ServerProtocol.maxArgumentBytes).contains(text.utf8.count)
                 && !text.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.properties.generalCategory == .control }):
-                parts.append(GameEvent.quote(text))
-            default: return nil
+                out += GameEvent.quote(text)
+            default: return false
             }
         }
-        return "[" + parts.joined(separator: ",") + "]"
+        out += "]"
+        return true
     }
 }
