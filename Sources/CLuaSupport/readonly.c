@@ -77,17 +77,46 @@ static int clua_frozen_len(lua_State *L) {
     return 1;
 }
 
+/* Releases the parts of the emptied table at `index` that held its `moved` fields.
+   Why this way: the Lua API cannot shrink a table, and a table emptied by setting its
+   fields to nil keeps its hash part (about 4 KiB a state over the globals and the
+   libraries, issue 32); its identity matters (scripts and chunks hold it), so it cannot
+   be swapped for a fresh one. Lua resizes a table only when a new key finds the hash
+   part full, sizing both parts from the live keys then: keys 1, 2, ... fill the hash
+   part until that happens and all go to the array part, leaving the hash part empty;
+   once they are cleared, one more key (which has no room) makes Lua resize again, to no
+   array and one node, and is cleared too. A hash part larger than the keys can fill
+   (a table that had more fields once) stays as it was. */
+static void clua_release_parts(lua_State *L, int index, lua_Integer moved) {
+    static const char clua_shrink_key = 's';
+    lua_Integer count = 2 * moved + 16;
+    for (lua_Integer i = 1; i <= count; i++) {
+        lua_pushboolean(L, 1);
+        lua_rawseti(L, index, i);
+    }
+    for (lua_Integer i = 1; i <= count; i++) {
+        lua_pushnil(L);
+        lua_rawseti(L, index, i);
+    }
+    lua_pushboolean(L, 1);
+    lua_rawsetp(L, index, &clua_shrink_key);
+    lua_pushnil(L);
+    lua_rawsetp(L, index, &clua_shrink_key);
+}
+
 void clua_freeze(lua_State *L, int index, const char *what) {
     index = lua_absindex(L, index);
     luaL_checkstack(L, 8, "freeze");
     if (clua_push_backing(L, index)) return;
     lua_newtable(L);
     int backing = lua_gettop(L);
+    lua_Integer moved = 0;
     lua_pushnil(L);
     while (lua_next(L, index)) {
         lua_pushvalue(L, -2);
         lua_insert(L, -2);
         lua_rawset(L, backing);
+        moved++;
     }
     lua_pushnil(L);
     while (lua_next(L, backing)) {
@@ -96,6 +125,7 @@ void clua_freeze(lua_State *L, int index, const char *what) {
         lua_pushnil(L);
         lua_rawset(L, index);
     }
+    if (moved > 0 && moved < (LUA_MAXINTEGER - 16) / 2) clua_release_parts(L, index, moved);
     /* The new metatable keeps the old one's metamethods (a callable table stays
        callable); the backing gets the old one, so lookups that miss go on as before. */
     lua_newtable(L);

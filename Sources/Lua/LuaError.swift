@@ -53,6 +53,14 @@ extension LuaError {
     /// Builds an error from Lua's text, splitting a leading "file:line: " into fields;
     /// when the message has none, the first Lua frame of the traceback supplies them.
     init(kind: Kind, luaMessage: String, traceback: String?, messageIsString: Bool = true) {
+        // The host's own chunks load without line numbers: Lua then prefixes an error
+        // raised in them "dicehost-runtime:-1: ". It is located at the script's line, as
+        // errors of those chunks always were.
+        if let (_, rest) = Self.splitHostLocationWithoutLine(luaMessage),
+           let traceback, let (file, line) = Self.firstScriptFrame(traceback) {
+            self.init(kind: kind, message: rest, file: file, line: line, traceback: traceback)
+            return
+        }
         if let (file, line, rest) = Self.splitLocation(luaMessage) {
             self.init(kind: kind, message: rest, file: file, line: line, traceback: traceback)
             // An error inside the host's own Lua wrappers is reported at the script's line.
@@ -90,6 +98,14 @@ extension LuaError {
             if text[text.startIndex..<colon].contains("\n") { return nil }
         }
         return nil
+    }
+
+    /// "dicehost-runtime:-1: boom" → ("dicehost-runtime", "boom"): an error in one of
+    /// the host's chunks, which carry no line numbers.
+    static func splitHostLocationWithoutLine(_ text: String) -> (String, String)? {
+        guard text.hasPrefix("dicehost-"), let marker = text.range(of: ":-1: "),
+              !text[..<marker.lowerBound].contains(where: { $0 == "\n" || $0 == ":" }) else { return nil }
+        return (String(text[..<marker.lowerBound]), String(text[marker.upperBound...]))
     }
 
     static func splitLocation(_ text: String) -> (String, Int, String)? {

@@ -23,6 +23,9 @@ extension LuaState {
         var info = lua_Debug()
         guard lua_getinfo(L, ">uS", &info) != 0 else { return nil }
         if let what = info.what, String(cString: what) == "C" { return nil }
+        // A function loaded without debug info (the host's own chunks) names no
+        // parameters; it still has them, named "?" here as Lua names what it cannot.
+        while names.count < Int(info.nparams) { names.append("?") }
         return Parameters(names: Array(names.prefix(Int(info.nparams))), isVararg: info.isvararg != 0)
     }
 }

@@ -151,7 +151,7 @@ extension LuaState {
             return call.push(.string(path)) + 1
         }
         let prelude = String(decoding: PackageResources.dicehost_prelude_lua, as: UTF8.self)
-        let chunk = try load(prelude, chunkName: Self.preludeChunkName)
+        let chunk = try loadHostChunk(prelude, chunkName: Self.preludeChunkName)
         let env = globals
         clua_getref(L, loadedModulesReference)
         let loaded = makeRef(at: -1)

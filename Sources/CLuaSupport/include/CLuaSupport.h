@@ -170,6 +170,14 @@ int clua_pcall(lua_State *L, int nargs, int nresults);
 void clua_push_host_function(lua_State *L, void *function);
 int clua_load_text(lua_State *L, const char *buf, size_t len, const char *name);
 
+/* host_chunk.c: the host's own chunks, compiled once per process, loaded without debug info */
+/// Dumps the Lua function on top of the stack without debug info into a malloc'd
+/// buffer (NULL on failure); release it with clua_free_dump.
+unsigned char *clua_dump_stripped(lua_State *L, size_t *length);
+void clua_free_dump(unsigned char *bytes);
+/// Loads a chunk that clua_dump_stripped made in this process (binary mode only).
+int clua_load_host_binary(lua_State *L, const unsigned char *bytes, size_t length, const char *name);
+
 /* sandbox.c: the library a rule script sees */
 void clua_open_safe_libraries(lua_State *L);
 /// Replaces the original function on top of the stack with its guarded version.

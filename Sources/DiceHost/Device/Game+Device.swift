@@ -91,7 +91,7 @@ extension Game {
     /// Installs `device` and `sensor` (called once, with the other libraries).
     func installDeviceLibraries() throws {
         let hostTable = lua.makeTable(fields: (deviceFunctions() + sensorFunctions()).map { ($0.0, lua.function($0.1)) })
-        let chunk = try lua.load(Self.deviceLibrarySource, chunkName: "dicehost-device")
+        let chunk = try lua.loadHostChunk(Self.deviceLibrarySource, chunkName: "dicehost-device")
         let exports = try lua.call(.function(chunk), [.table(hostTable)], budget: .some(nil))
         guard exports.count == 2 else { throw GameError.refused("the device library returned \(exports.count) values") }
         lua.set(lua.globals, "sensor", exports[0])

@@ -31,7 +31,7 @@ extension Game {
             ($0.0, lua.function(cost: plumbing.contains($0.0) ? 0 : LuaState.hostCallCost, $0.1))
         }
                                       + [("turn_pass_limit", .integer(Int64(Self.turnPassLimit))), ("raw_next", lua.rawNext)])
-        let chunk = try lua.load(RuntimePrelude.source, chunkName: RuntimePrelude.chunkName)
+        let chunk = try lua.loadHostChunk(RuntimePrelude.source, chunkName: RuntimePrelude.chunkName)
         guard let exports = try lua.call(.function(chunk), [.table(hostTable)], budget: .some(nil)).first?.tableRef else {
             throw GameError.refused("the runtime prelude returned nothing")
         }
