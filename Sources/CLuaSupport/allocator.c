@@ -15,9 +15,10 @@
    parts, function prototypes and code, upvalues: most of a state) have none, which saves
    malloc 8 bytes of their size, often a 16-byte step of its chunks (issue 32: an idle
    room's memory). Which blocks have one is told by the address alone, so a free (which
-   Lua calls with the size but not the type) needs no lookup: malloc returns 16-byte
-   aligned blocks, a block with a header is handed to Lua 8 bytes into its 16, one
-   without at the start. */
+   Lua calls with the size but not the type) needs no lookup: every block is 16-byte
+   aligned (glibc's malloc gives that; a block from a malloc that does not is moved, see
+   clua_alloc), a block with a header is handed to Lua 8 bytes into its 16, one without
+   at the start. */
 #define CLUA_HEADER ((size_t)sizeof(uint64_t))
 #define CLUA_MALLOC_ALIGNMENT ((uintptr_t)16)
 /* malloc and realloc return blocks aligned for any type (C11 7.22.3): max_align_t's. */
@@ -191,6 +192,21 @@ static void *clua_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     }
     void *p = realloc(block, total);
     if (p == NULL) return NULL;
+    if (((uintptr_t)p & (CLUA_MALLOC_ALIGNMENT - 1)) != 0) {
+        /* A malloc that gives small blocks less than 16-byte alignment (jemalloc's and
+           tcmalloc's 8-byte size classes, when preloaded): the address must tell a header
+           from none, so the block moves to a 16-byte aligned one. glibc's never comes here. */
+        size_t rounded = (total + CLUA_MALLOC_ALIGNMENT - 1) & ~(CLUA_MALLOC_ALIGNMENT - 1);
+        void *aligned = aligned_alloc(CLUA_MALLOC_ALIGNMENT, rounded);
+        if (aligned == NULL) {
+            /* realloc already let go of the old block: nothing to hand back to Lua. */
+            fputs("dicehost: out of memory moving a Lua block to 16-byte alignment\n", stderr);
+            abort();
+        }
+        memcpy(aligned, p, total);
+        free(p);
+        p = aligned;
+    }
     if (ptr == NULL && header != 0) *(uint64_t *)p = clua_stamps_serial(osize) ? ++c->next_serial : 0;
     c->memory_used = c->memory_used - old + total;
     if (c->memory_used > c->memory_peak) c->memory_peak = c->memory_used;

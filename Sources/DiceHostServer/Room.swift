@@ -375,6 +375,9 @@ actor Room {
     }
 
     private func timerDue() {
+        // A timer that fired while the room was being closed (moved to another process,
+        // swept as idle) finds it closed here: cancel() cannot stop a firing under way.
+        guard !closed else { return }
         switch executor.admit() {
         case .run: break
         case .wait(let seconds):

@@ -18,9 +18,9 @@ final class RoomTimer: Sendable {
     /// Calls `fire` at `deadline` (at once when it has passed) unless cancelled before.
     init(at deadline: ContinuousClock.Instant, on loop: any EventLoop = MultiThreadedEventLoopGroup.singleton.any(),
          _ fire: @escaping @Sendable () async -> Void) {
-        let wait = max(.zero, deadline - ContinuousClock.now)
-        let nanoseconds = wait.components.seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        let delay: TimeAmount = nanoseconds.overflow ? .hours(24 * 365) : .nanoseconds(nanoseconds.partialValue + wait.components.attoseconds / 1_000_000_000)
+        // At most a year (rooms' timers wait a day at most): no overflow in nanoseconds.
+        let wait = min(max(.zero, deadline - ContinuousClock.now), .seconds(365 * 24 * 3600))
+        let delay: TimeAmount = .nanoseconds(wait.components.seconds * 1_000_000_000 + wait.components.attoseconds / 1_000_000_000)
         scheduled = loop.scheduleTask(in: delay) {
             if #available(macOS 15.0, *) {
                 Task(executorPreference: EventLoopTaskExecutor(loop)) { await fire() }
