@@ -10,7 +10,9 @@ import NIOCore
 /// that loop makes anyway.
 ///
 /// Only code that does not block belongs here (nothing of a room's rules: rooms run on
-/// their own executors, `RoomExecutor`; the lobby is an actor of its own).
+/// their own executors, `RoomExecutor`). The lobby, an actor without an executor of its
+/// own, runs on its caller's loop: what it does that reads files or runs Lua goes to the
+/// room threads (`RoomThreadPool.run`).
 ///
 ///     try await withTaskExecutorPreference(EventLoopTaskExecutor(channel.eventLoop)) { … }
 @available(macOS 15.0, *)

@@ -107,9 +107,16 @@ actor Lobby {
         guard (rules.minPlayers...rules.maxPlayers).contains(seats) else {
             throw ProtocolError("bad-field", "\(rules.name) takes \(rules.minPlayers) to \(rules.maxPlayers) players, not \(seats)")
         }
-        // Loading the rules runs Lua: on the room threads, not this connection's.
+        // Loading the rules runs Lua, and hashing the file for the store reads it: on the room
+        // threads, not on this connection's event loop (the lobby runs on its caller's).
         let path = entry.path, params = request.params
-        do { _ = try await RoomThreadPool.shared.run { try Game.check(rulesFile: path, params: params) } } catch {
+        let rulesSHA256: String
+        do {
+            rulesSHA256 = try await RoomThreadPool.shared.run {
+                _ = try Game.check(rulesFile: path, params: params)
+                return GameLog.sha256(ofFile: path, limit: Int.max)
+            }
+        } catch {
             throw ProtocolError("bad-params", PublicText.hidingPaths("\(error)", rulesDirectory: catalog.directory))
         }
         guard rooms.count < limits.rooms else {
@@ -128,7 +135,7 @@ actor Lobby {
         var journal: RoomJournal?
         if let commits {
             // Stored before it is announced; its id is held meanwhile.
-            let stored = StoredRoom(id: id, rulesFile: entry.file, rulesSHA256: GameLog.sha256(ofFile: entry.path, limit: Int.max), params: params.map { [$0.0, $0.1] },
+            let stored = StoredRoom(id: id, rulesFile: entry.file, rulesSHA256: rulesSHA256, params: params.map { [$0.0, $0.1] },
                                     seed: seed, seatCount: seats, deviceRolls: request.deviceRolls, created: Int64(Date().timeIntervalSince1970))
             closedReasons[id] = "it is being created"
             defer { closedReasons[id] = nil }
