@@ -13,7 +13,7 @@ PREFIX ?= $(HOME)/.local
 CONFIG ?= debug
 PROCESS_TESTS = KillNineTests|StopOnSignalTests|OpenFilesLimitTests
 
-.PHONY: deps build play test test-rules-fuzz test-chaos-short test-lua-conformance check-lua test-browser loadtest loadtest-abuse loadtest-store loadtest-chaos serve bench bench-idle-rooms bench-solve bench-secrets bench-instructions bench-ws-floor clean fuzz fuzz-build fuzz-smoke fuzz-crashes example test-example
+.PHONY: deps build play test test-rules-fuzz test-chaos-short test-lua-conformance check-lua test-browser loadtest loadtest-abuse loadtest-rss loadtest-store loadtest-chaos serve bench bench-idle-rooms bench-solve bench-secrets bench-instructions bench-ws-floor clean fuzz fuzz-build fuzz-smoke fuzz-crashes example test-example
 
 deps:
 	@bash scripts/ensure-deps.sh
@@ -111,6 +111,13 @@ loadtest-chaos: deps
 loadtest-abuse: deps
 	swift build -c release $(SWIFT_BUILD_FLAGS)
 	bash loadtest/abuse.sh
+
+# Not in `make test`: 1,000 rooms x 4 clients for 10 minutes (bots thinking 4x as long, so
+# two cores carry them), the server's memory sampled every 10 s and its trend after the
+# warm-up printed (loadtest/README.md). RSS_ROOMS, RSS_SECONDS, RSS_THINK, RSS_GENERATORS.
+loadtest-rss: deps
+	swift build -c release $(SWIFT_BUILD_FLAGS)
+	bash loadtest/rss-flat.sh
 
 # The embedding example (examples/RaceToSpace, its own package depending on this one by
 # path). `make example` builds that package in its own scratch folder, as an app would, and

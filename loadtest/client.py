@@ -31,6 +31,7 @@ PLAYERS = 4
 GAME = "snap"
 PROTOCOL = 2  # version 2: an input's ack rides in the acting client's events message (docs/protocol.md)
 OPENING = None  # asyncio.Semaphore, made in main (it needs the running loop)
+THINK = 1.0  # how much slower than the usual person the bots think (--think)
 
 
 def seen_by(event, me):
@@ -185,7 +186,7 @@ class Player:
             asyncio.ensure_future(self.call_snap())
 
     async def take_turn(self):
-        await asyncio.sleep(self.rng.uniform(0.2, 1.0))  # a person thinking
+        await asyncio.sleep(THINK * self.rng.uniform(0.2, 1.0))  # a person thinking
         if self.done or not self.state or self.state.get("current") != self.name:
             return
         if GAME == "liars-dice":
@@ -203,11 +204,11 @@ class Player:
         await self.safe(self.input({"type": "action", "name": "flip"}))
 
     async def call_snap(self):
-        await asyncio.sleep(self.rng.uniform(0.1, 0.5))
+        await asyncio.sleep(THINK * self.rng.uniform(0.1, 0.5))
         await self.safe(self.input({"type": "action", "name": "snap"}))
 
     async def restart(self):
-        await asyncio.sleep(self.rng.uniform(0.5, 1.0))
+        await asyncio.sleep(THINK * self.rng.uniform(0.5, 1.0))
         await self.safe(self.input({"type": "restart"}))
 
     async def safe(self, job):
@@ -267,8 +268,13 @@ async def main():
     parser.add_argument("--server-pid", type=int, default=None)
     parser.add_argument("--protocol", type=int, choices=[1, 2], default=2,
                         help="the protocol version to say hello with (1: a separate ack message per input; for servers before version 2)")
+    parser.add_argument("--think", type=float, default=1.0,
+                        help="scale the bots' thinking times (2: half as many inputs a second; Snap's 5 s flip timer takes over past about 5)")
     args = parser.parse_args()
-    global GAME, OPENING, PROTOCOL
+    if not 0.1 <= args.think <= 20:
+        parser.error("--think: a factor from 0.1 to 20 expected, got %g" % args.think)
+    global GAME, OPENING, PROTOCOL, THINK
+    THINK = args.think
     GAME = args.game
     PROTOCOL = args.protocol
     OPENING = asyncio.Semaphore(200)
