@@ -118,6 +118,75 @@ public enum JSONValue: Codable, Equatable, Sendable, CustomStringConvertible {
         out.append(contentsOf: data.map { Array($0) } ?? Array("null".utf8))
     }
 
+    /// `quote(String(decoding: text, as: UTF8.self), into:)`, written from the bytes
+    /// themselves when they are UTF-8 (the usual case: no `String` made, issue 32); else
+    /// through that `String`, which repairs them as it always did.
+    static func quote(bytes text: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        var plain = true
+        var index = 0
+        let count = text.count
+        while index < count {
+            let byte = text[index]
+            if byte >= 0x80 {
+                guard let next = nextScalarEnd(text, from: index) else {
+                    quote(String(decoding: text, as: UTF8.self), into: &out)
+                    return
+                }
+                index = next
+                continue
+            }
+            if byte < 0x20 || byte == 0x22 || byte == 0x5C { plain = false }
+            index += 1
+        }
+        out.append(UInt8(ascii: "\""))
+        if plain {
+            out.append(contentsOf: text)
+        } else {
+            for byte in text { escape(byte, into: &out) }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// Where the UTF-8 sequence starting at `start` (a byte >= 0x80) ends, nil when it is
+    /// not one `String(decoding:as:)` keeps as it is (a stray continuation byte, an
+    /// overlong form, a surrogate, past U+10FFFF, cut short).
+    static func nextScalarEnd(_ text: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        let lead = text[start]
+        let length: Int, low: UInt8, high: UInt8
+        switch lead {
+        case 0xC2...0xDF: length = 2; low = 0x80; high = 0xBF
+        case 0xE0: length = 3; low = 0xA0; high = 0xBF
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3; low = 0x80; high = 0xBF
+        case 0xED: length = 3; low = 0x80; high = 0x9F
+        case 0xF0: length = 4; low = 0x90; high = 0xBF
+        case 0xF1...0xF3: length = 4; low = 0x80; high = 0xBF
+        case 0xF4: length = 4; low = 0x80; high = 0x8F
+        default: return nil
+        }
+        guard start + length <= text.count, (low...high).contains(text[start + 1]) else { return nil }
+        for index in (start + 2)..<(start + length) where text[index] & 0xC0 != 0x80 { return nil }
+        return start + length
+    }
+
+    /// One byte of a string as JSON writes it (escaped when it must be).
+    static func escape(_ byte: UInt8, into out: inout [UInt8]) {
+        switch byte {
+        case UInt8(ascii: "\""): out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "\""))
+        case UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "\\"))
+        case 0x0A: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "n"))
+        case 0x09: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "t"))
+        case 0x0D: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "r"))
+        case 0x08: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "b"))
+        case 0x0C: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "f"))
+        case 0..<0x20:
+            let hex = Array("0123456789abcdef".utf8)
+            out.append(contentsOf: "\\u00".utf8)
+            out.append(hex[Int(byte >> 4)])
+            out.append(hex[Int(byte & 0x0F)])
+        default: out.append(byte)
+        }
+    }
+
     /// A JSON string: `"` and `\\` escaped, control characters as \n, \t, \r, \b, \f or
     /// \u00XX, everything else as it is (as JSONEncoder writes it). Byte by byte: every
     /// byte that needs an escape is ASCII, and the bytes of a multi-byte character are
