@@ -104,10 +104,10 @@ public struct LuaStackReader {
         self.L = state.L
     }
 
-    private func pushed() -> LuaSlot {
-        let slot = LuaSlot(L, lua_gettop(L))
-        if lua_type(L, -1) == LUA_TTABLE { clua_see_through(L, -1) }
-        return slot
+    /// The value just pushed, of type `type`, as a slot (a table: where its fields are kept).
+    private func pushed(_ type: Int32) -> LuaSlot {
+        if type == LUA_TTABLE { clua_see_through(L, -1) }
+        return LuaSlot(L, lua_gettop(L))
     }
 
     /// Runs `body`; what it pushed is popped after.
@@ -121,40 +121,35 @@ public struct LuaStackReader {
     public func push(_ value: LuaValue) -> LuaSlot {
         guard lua_checkstack(L, 1) != 0 else { return LuaSlot(L, 0) }
         state.push(value)
-        return pushed()
+        return pushed(lua_type(L, -1))
     }
 
     /// Pushes `table[key]`; nil where `table` is not a table.
     public func field(_ table: LuaSlot, _ key: StaticString) -> LuaSlot {
         guard table.isTable, lua_checkstack(L, 2) != 0 else { return LuaSlot(L, 0) }
-        key.withUTF8Buffer { bytes in
-            bytes.withMemoryRebound(to: CChar.self) { _ = lua_pushlstring(L, $0.baseAddress, $0.count) }
-        }
-        lua_rawget(L, table.index)
-        return pushed()
+        // A literal's bytes, pushed as they are (no closure around them: this is the hot read).
+        _ = lua_pushlstring(L, UnsafeRawPointer(key.utf8Start).assumingMemoryBound(to: CChar.self), key.utf8CodeUnitCount)
+        return pushed(lua_rawget(L, table.index))
     }
 
     /// Pushes `table[key]` for a string key given by its bytes.
     public func field(_ table: LuaSlot, bytes key: UnsafeBufferPointer<UInt8>) -> LuaSlot {
         guard table.isTable, lua_checkstack(L, 2) != 0 else { return LuaSlot(L, 0) }
         key.withMemoryRebound(to: CChar.self) { _ = lua_pushlstring(L, $0.baseAddress, $0.count) }
-        lua_rawget(L, table.index)
-        return pushed()
+        return pushed(lua_rawget(L, table.index))
     }
 
     /// Pushes `table[key]` for any key.
     public func field(_ table: LuaSlot, key: LuaValue) -> LuaSlot {
         guard table.isTable, lua_checkstack(L, 2) != 0 else { return LuaSlot(L, 0) }
         state.push(key)
-        lua_rawget(L, table.index)
-        return pushed()
+        return pushed(lua_rawget(L, table.index))
     }
 
     /// Pushes `table[i]`.
     public func element(_ table: LuaSlot, _ i: Int64) -> LuaSlot {
         guard table.isTable, lua_checkstack(L, 1) != 0 else { return LuaSlot(L, 0) }
-        lua_rawgeti(L, table.index, lua_Integer(i))
-        return pushed()
+        return pushed(lua_rawgeti(L, table.index, lua_Integer(i)))
     }
 
     /// `#table` without metamethods; 0 for anything but a table.
@@ -183,6 +178,32 @@ public struct LuaStackReader {
         }
     }
 
+    /// Each entry of the table, in the table's own order; where `body` answers true, the
+    /// key and value stay on the stack, at the slots `body` was given, until the
+    /// `restoring` around this ends (values read from there, no key looked up again).
+    /// False when the stack had no room to keep an entry (that one and those after it
+    /// did not stay).
+    @discardableResult
+    public func forEach(_ table: LuaSlot, keeping body: (_ key: LuaSlot, _ value: LuaSlot) throws -> Bool) rethrows -> Bool {
+        guard table.isTable, lua_checkstack(L, 3) != 0 else { return true }
+        var kept = true
+        lua_pushnil(L)
+        while lua_next(L, table.index) != 0 {
+            let top = lua_gettop(L)
+            // A table value as every slot a reader pushes holds one: where its fields are kept.
+            if lua_type(L, top) == LUA_TTABLE { clua_see_through(L, top) }
+            let keep = try body(LuaSlot(L, top - 1), LuaSlot(L, top))
+            lua_settop(L, top)
+            if keep, kept, lua_checkstack(L, 3) != 0 {
+                lua_pushvalue(L, -2)  // the key again, to go on from
+            } else {
+                if keep { kept = false }
+                clua_pop(L, 1)
+            }
+        }
+        return kept
+    }
+
     /// The table's keys in the order scripts see with `pairs` (as `LuaState.entries`), each
     /// as a `LuaValue` and as itself on the stack (to read its field with `field(_:key:)`:
     /// a string key that is not UTF-8 is not the `LuaValue`'s repaired one), while `body`
@@ -208,8 +229,7 @@ public struct LuaStackReader {
     public func field(_ table: LuaSlot, key: LuaSlot) -> LuaSlot {
         guard table.isTable, key.index != 0, lua_checkstack(L, 2) != 0 else { return LuaSlot(L, 0) }
         lua_pushvalue(L, key.index)
-        lua_rawget(L, table.index)
-        return pushed()
+        return pushed(lua_rawget(L, table.index))
     }
 
     /// The slot's value as a `LuaValue` (a table, function, userdata or coroutine by a

@@ -122,27 +122,27 @@ public enum JSONValue: Codable, Equatable, Sendable, CustomStringConvertible {
     /// themselves when they are UTF-8 (the usual case: no `String` made, issue 32); else
     /// through that `String`, which repairs them as it always did.
     static func quote(bytes text: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
-        var plain = true
         var index = 0
         let count = text.count
         while index < count {
-            let byte = text[index]
-            if byte >= 0x80 {
-                guard let next = nextScalarEnd(text, from: index) else {
-                    quote(String(decoding: text, as: UTF8.self), into: &out)
-                    return
-                }
-                index = next
-                continue
+            guard text[index] >= 0x80 else { index += 1; continue }
+            guard let next = nextScalarEnd(text, from: index) else {
+                quote(String(decoding: text, as: UTF8.self), into: &out)
+                return
             }
-            if byte < 0x20 || byte == 0x22 || byte == 0x5C { plain = false }
-            index += 1
+            index = next
         }
+        quote(utf8: text, into: &out)
+    }
+
+    /// A JSON string of bytes known to be UTF-8 (a `String`'s, or checked).
+    static func quote(utf8 text: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        if plain {
-            out.append(contentsOf: text)
-        } else {
+        // Most strings (names, keys, card faces) need no escape: copied whole.
+        if text.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
             for byte in text { escape(byte, into: &out) }
+        } else {
+            out.append(contentsOf: text)
         }
         out.append(UInt8(ascii: "\""))
     }
@@ -192,34 +192,9 @@ public enum JSONValue: Codable, Equatable, Sendable, CustomStringConvertible {
     /// byte that needs an escape is ASCII, and the bytes of a multi-byte character are
     /// all >= 0x80, so they are copied as they are.
     static func quote(_ text: String, into out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        // Most strings (names, keys, card faces) need no escape: copied whole (the check
-        // on the contiguous bytes: through the generic view it cost as much as the copy).
-        let plain = text.utf8.withContiguousStorageIfAvailable { bytes in
-            !bytes.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }
-        } ?? !text.utf8.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }
-        if plain {
-            out.append(contentsOf: text.utf8)
-            out.append(UInt8(ascii: "\""))
-            return
-        }
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "\""))
-            case UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "\\"))
-            case 0x0A: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "n"))
-            case 0x09: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "t"))
-            case 0x0D: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "r"))
-            case 0x08: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "b"))
-            case 0x0C: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "f"))
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: "\\u00".utf8)
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0x0F)])
-            default: out.append(byte)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
+        // Through the string's contiguous bytes (a small string's on the stack): through the
+        // generic UTF-8 view, checking and copying a key cost more than the rest of it.
+        var text = text
+        text.withUTF8 { quote(utf8: $0, into: &out) }
     }
 }

@@ -86,10 +86,11 @@ struct TableEncoder {
 
         /// The field a key's bytes name, nil for none.
         init?(_ bytes: UnsafeBufferPointer<UInt8>) {
-            guard let field = Self.allCases.first(where: { field in
-                field.name.withUTF8Buffer { $0.elementsEqual(bytes) }
-            }) else { return nil }
-            self = field
+            for field in Self.allCases where field.name.utf8CodeUnitCount == bytes.count {
+                let name = field.name.utf8Start
+                if (0..<bytes.count).allSatisfy({ name[$0] == bytes[$0] }) { self = field; return }
+            }
+            return nil
         }
 
         init?(_ name: String) {

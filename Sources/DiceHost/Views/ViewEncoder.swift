@@ -17,8 +17,9 @@ struct ViewEncoder {
 
     let lua: LuaState
     private var entries = 0
-    /// Per depth, the keys of the object written there (kept for the next, not made per table).
-    private var keyLists: [[UnsafeBufferPointer<UInt8>]] = []
+    /// Per depth, the fields of the object written there (the list kept for the next, not
+    /// made per table).
+    private var keyLists: [[(key: UnsafeBufferPointer<UInt8>, value: LuaSlot)]] = []
 
     init(lua: LuaState) { self.lua = lua }
 
@@ -75,42 +76,62 @@ struct ViewEncoder {
     }
 
     private mutating func encodeTable<Output: JSONOutput>(_ t: LuaSlot, _ reader: LuaStackReader, depth: Int, into out: inout Output) {
-        if hostValue(t, reader, into: &out) { return }
-        guard depth < Self.maximumDepth, entries < Self.maximumEntries else { return out.string("…") }
-        // One pass over the entries: counted, and their keys kept while all are plain
-        // (ASCII) strings, the usual view, whose `pairs` order is the keys' sorted order.
-        while keyLists.count <= depth { keyLists.append([]) }
-        var keys: [UnsafeBufferPointer<UInt8>] = []
-        swap(&keys, &keyLists[depth])
-        defer { swap(&keys, &keyLists[depth]) }
-        keys.removeAll(keepingCapacity: true)
-        var count = 0
-        var plain = true
-        reader.forEach(t) { key, _ in
-            count += 1
-            guard plain else { return }
-            if let bytes = key.stringBytes, !bytes.contains(where: { $0 >= 0x80 }) { keys.append(bytes) } else { plain = false }
+        guard depth < Self.maximumDepth, entries < Self.maximumEntries else {
+            if hostValue(t, reader, into: &out) { return }
+            return out.string("…")
         }
-        entries += count
-        guard entries <= Self.maximumEntries else { return out.string("…") }
-        let length = reader.length(t)
-        if length == count, length > 0 {
-            out.beginArray()
-            for i in 1...length {
-                reader.restoring { encode(reader.element(t, Int64(i)), reader, depth: depth + 1, into: &out) }
+        reader.restoring {
+            // One pass over the entries: counted, a host value's field names looked for, and
+            // while all keys are plain (ASCII) strings - the usual view, whose `pairs` order is
+            // then its keys' sorted order - each key and value kept on the stack, written from
+            // there (no key looked up again).
+            while keyLists.count <= depth { keyLists.append([]) }
+            var fields: [(key: UnsafeBufferPointer<UInt8>, value: LuaSlot)] = []
+            swap(&fields, &keyLists[depth])
+            defer { swap(&fields, &keyLists[depth]) }
+            fields.removeAll(keepingCapacity: true)
+            var count = 0
+            var plain = true
+            var hostFields = false
+            let kept = reader.forEach(t) { key, value in
+                count += 1
+                guard let bytes = key.stringBytes else { plain = false; return false }
+                if !hostFields, Self.isHostField(bytes) { hostFields = true }
+                guard plain, !bytes.contains(where: { $0 >= 0x80 }) else { plain = false; return false }
+                fields.append((bytes, value))
+                return true
             }
-            out.endArray()
-            return
+            // Only a table with one of their fields can be a roll, a card or a hidden thing.
+            if hostFields, hostValue(t, reader, into: &out) { return }
+            entries += count
+            guard entries <= Self.maximumEntries else { return out.string("…") }
+            let length = reader.length(t)
+            if length == count, length > 0 {
+                out.beginArray()
+                for i in 1...length {
+                    reader.restoring { encode(reader.element(t, Int64(i)), reader, depth: depth + 1, into: &out) }
+                }
+                out.endArray()
+                return
+            }
+            guard plain, kept else { return encodeObject(t, reader, depth: depth, into: &out) }
+            // Distinct ASCII names in byte order are in the order a dictionary of them sorts.
+            fields.sort { Self.bytewiseLess($0.key, $1.key) }
+            out.beginObject()
+            for field in fields {
+                out.key(bytes: field.key)
+                reader.restoring { encode(field.value, reader, depth: depth + 1, into: &out) }
+            }
+            out.endObject()
         }
-        guard plain else { return encodeObject(t, reader, depth: depth, into: &out) }
-        // Distinct ASCII names in byte order are in the order a dictionary of them sorts.
-        keys.sort(by: Self.bytewiseLess)
-        out.beginObject()
-        for key in keys {
-            out.key(bytes: key)
-            reader.restoring { encode(reader.field(t, bytes: key), reader, depth: depth + 1, into: &out) }
+    }
+
+    /// Whether a key is one a host value is told by ("hidden", "values", "rank").
+    static func isHostField(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
+        func equals(_ name: StaticString) -> Bool {
+            name.utf8CodeUnitCount == key.count && (0..<key.count).allSatisfy { name.utf8Start[$0] == key[$0] }
         }
-        out.endObject()
+        return equals("hidden") || equals("values") || equals("rank")
     }
 
     static func bytewiseLess(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
