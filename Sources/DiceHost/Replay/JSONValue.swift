@@ -135,15 +135,23 @@ public enum JSONValue: Codable, Equatable, Sendable, CustomStringConvertible {
         quote(utf8: text, into: &out)
     }
 
-    /// A JSON string of bytes known to be UTF-8 (a `String`'s, or checked).
+    /// A JSON string of bytes known to be UTF-8 (a `String`'s, or checked). One pass: the
+    /// runs between bytes that need an escape are copied whole.
     static func quote(utf8 text: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        // Most strings (names, keys, card faces) need no escape: copied whole.
-        if text.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
-            for byte in text { escape(byte, into: &out) }
-        } else {
-            out.append(contentsOf: text)
+        var start = 0
+        var index = 0
+        let count = text.count
+        while index < count {
+            let byte = text[index]
+            if byte < 0x20 || byte == 0x22 || byte == 0x5C {
+                if start < index { out.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<index])) }
+                escape(byte, into: &out)
+                start = index + 1
+            }
+            index += 1
         }
+        if start < count { out.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<count])) }
         out.append(UInt8(ascii: "\""))
     }
 
