@@ -66,4 +66,24 @@ import Testing
         #expect(kinds == ["integer number 1", "float number -", "float number 3", "string string -", "boolean boolean -",
                           "other function -", "table table -", "nil nil -"])
     }
+
+    /// Entries kept on the stack from one walk read as `get` reads them: a frozen table
+    /// among the values is read through to its fields.
+    @Test func keptEntriesReadAsGetReadsThemAFrozenValueThroughToItsFields() throws {
+        let lua = try makeState()
+        let inner = try #require(try table(lua, "inner = {x = 7} return inner").tableRef)
+        lua.freeze(inner, as: "the inner table")
+        let value = try table(lua, "return {a = 1, inner = inner, s = 'text'}")
+        let read: [String] = lua.reading(value) { reader, t in
+            var fields: [(String, LuaSlot)] = []
+            reader.forEach(t) { key, value in
+                fields.append((key.stringBytes.map { String(decoding: $0, as: UTF8.self) } ?? "?", value))
+                return true
+            }
+            return fields.sorted { $0.0 < $1.0 }.map { name, slot in
+                reader.restoring { "\(name)=\(slot.integer.map(String.init) ?? reader.field(slot, "x").integer.map { "x:\($0)" } ?? slot.typeName)" }
+            }
+        }
+        #expect(read == ["a=1", "inner=x:7", "s=string"])
+    }
 }
