@@ -118,39 +118,91 @@ public enum JSONValue: Codable, Equatable, Sendable, CustomStringConvertible {
         out.append(contentsOf: data.map { Array($0) } ?? Array("null".utf8))
     }
 
+    /// `quote(String(decoding: text, as: UTF8.self), into:)`, written from the bytes
+    /// themselves when they are UTF-8 (the usual case: no `String` made, issue 32); else
+    /// through that `String`, which repairs them as it always did.
+    static func quote(bytes text: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        var index = 0
+        let count = text.count
+        while index < count {
+            guard text[index] >= 0x80 else { index += 1; continue }
+            guard let next = nextScalarEnd(text, from: index) else {
+                quote(String(decoding: text, as: UTF8.self), into: &out)
+                return
+            }
+            index = next
+        }
+        quote(utf8: text, into: &out)
+    }
+
+    /// A JSON string of bytes known to be UTF-8 (a `String`'s, or checked). One pass: the
+    /// runs between bytes that need an escape are copied whole.
+    static func quote(utf8 text: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var start = 0
+        var index = 0
+        let count = text.count
+        while index < count {
+            let byte = text[index]
+            if byte < 0x20 || byte == 0x22 || byte == 0x5C {
+                if start < index { out.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<index])) }
+                escape(byte, into: &out)
+                start = index + 1
+            }
+            index += 1
+        }
+        if start < count { out.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<count])) }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// Where the UTF-8 sequence starting at `start` (a byte >= 0x80) ends, nil when it is
+    /// not one `String(decoding:as:)` keeps as it is (a stray continuation byte, an
+    /// overlong form, a surrogate, past U+10FFFF, cut short).
+    static func nextScalarEnd(_ text: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        let lead = text[start]
+        let length: Int, low: UInt8, high: UInt8
+        switch lead {
+        case 0xC2...0xDF: length = 2; low = 0x80; high = 0xBF
+        case 0xE0: length = 3; low = 0xA0; high = 0xBF
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3; low = 0x80; high = 0xBF
+        case 0xED: length = 3; low = 0x80; high = 0x9F
+        case 0xF0: length = 4; low = 0x90; high = 0xBF
+        case 0xF1...0xF3: length = 4; low = 0x80; high = 0xBF
+        case 0xF4: length = 4; low = 0x80; high = 0x8F
+        default: return nil
+        }
+        guard start + length <= text.count, (low...high).contains(text[start + 1]) else { return nil }
+        for index in (start + 2)..<(start + length) where text[index] & 0xC0 != 0x80 { return nil }
+        return start + length
+    }
+
+    /// One byte of a string as JSON writes it (escaped when it must be).
+    static func escape(_ byte: UInt8, into out: inout [UInt8]) {
+        switch byte {
+        case UInt8(ascii: "\""): out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "\""))
+        case UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "\\"))
+        case 0x0A: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "n"))
+        case 0x09: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "t"))
+        case 0x0D: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "r"))
+        case 0x08: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "b"))
+        case 0x0C: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "f"))
+        case 0..<0x20:
+            let hex = Array("0123456789abcdef".utf8)
+            out.append(contentsOf: "\\u00".utf8)
+            out.append(hex[Int(byte >> 4)])
+            out.append(hex[Int(byte & 0x0F)])
+        default: out.append(byte)
+        }
+    }
+
     /// A JSON string: `"` and `\\` escaped, control characters as \n, \t, \r, \b, \f or
     /// \u00XX, everything else as it is (as JSONEncoder writes it). Byte by byte: every
     /// byte that needs an escape is ASCII, and the bytes of a multi-byte character are
     /// all >= 0x80, so they are copied as they are.
     static func quote(_ text: String, into out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        // Most strings (names, keys, card faces) need no escape: copied whole (the check
-        // on the contiguous bytes: through the generic view it cost as much as the copy).
-        let plain = text.utf8.withContiguousStorageIfAvailable { bytes in
-            !bytes.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }
-        } ?? !text.utf8.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }
-        if plain {
-            out.append(contentsOf: text.utf8)
-            out.append(UInt8(ascii: "\""))
-            return
-        }
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "\""))
-            case UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "\\"))
-            case 0x0A: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "n"))
-            case 0x09: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "t"))
-            case 0x0D: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "r"))
-            case 0x08: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "b"))
-            case 0x0C: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "f"))
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: "\\u00".utf8)
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0x0F)])
-            default: out.append(byte)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
+        // Through the string's contiguous bytes (a small string's on the stack): through the
+        // generic UTF-8 view, checking and copying a key cost more than the rest of it.
+        var text = text
+        text.withUTF8 { quote(utf8: $0, into: &out) }
     }
 }

@@ -9,11 +9,17 @@ protocol JSONOutput {
     mutating func integer(_ value: Int64)
     mutating func number(_ value: Double)
     mutating func string(_ value: String)
+    /// A string given by its bytes, written as `string(String(decoding: bytes, as: UTF8.self))`
+    /// would write it (invalid UTF-8 repaired to U+FFFD) without making the `String` when
+    /// they are UTF-8 already (issue 32).
+    mutating func string(bytes: UnsafeBufferPointer<UInt8>)
     mutating func beginArray()
     mutating func endArray()
     mutating func beginObject()
     /// The next field's key, inside an object (keys in sorted order, each once).
     mutating func key(_ name: String)
+    /// `key(_:)` for a name given by its bytes (repaired as `string(bytes:)` repairs).
+    mutating func key(bytes: UnsafeBufferPointer<UInt8>)
     mutating func endObject()
     /// A value already made, written whole.
     mutating func value(_ value: JSONValue)
@@ -37,12 +43,19 @@ struct JSONBytes: JSONOutput {
     mutating func integer(_ value: Int64) { separate(); JSONValue.writeInteger(value, into: &bytes) }
     mutating func number(_ value: Double) { separate(); JSONValue.writeNumber(value, into: &bytes) }
     mutating func string(_ value: String) { separate(); JSONValue.quote(value, into: &bytes) }
+    mutating func string(bytes text: UnsafeBufferPointer<UInt8>) { separate(); JSONValue.quote(bytes: text, into: &bytes) }
     mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); needsComma = false }
     mutating func endArray() { bytes.append(UInt8(ascii: "]")); needsComma = true }
     mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")); needsComma = false }
     mutating func key(_ name: String) {
         separate()
         JSONValue.quote(name, into: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+    mutating func key(bytes name: UnsafeBufferPointer<UInt8>) {
+        separate()
+        JSONValue.quote(bytes: name, into: &bytes)
         bytes.append(UInt8(ascii: ":"))
         needsComma = false
     }
@@ -71,6 +84,7 @@ struct JSONTree: JSONOutput {
     mutating func integer(_ value: Int64) { add(.integer(value)) }
     mutating func number(_ value: Double) { add(.number(value)) }
     mutating func string(_ value: String) { add(.string(value)) }
+    mutating func string(bytes: UnsafeBufferPointer<UInt8>) { add(.string(String(decoding: bytes, as: UTF8.self))) }
     mutating func beginArray() { open.append(Container(isObject: false)) }
     mutating func endArray() {
         guard let done = open.popLast() else { return }
@@ -82,6 +96,7 @@ struct JSONTree: JSONOutput {
         guard !open.isEmpty else { return }
         open[open.count - 1].keys.append(name)
     }
+    mutating func key(bytes: UnsafeBufferPointer<UInt8>) { key(String(decoding: bytes, as: UTF8.self)) }
     mutating func endObject() {
         guard let done = open.popLast() else { return }
         var fields: [String: JSONValue] = [:]

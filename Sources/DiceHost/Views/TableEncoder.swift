@@ -16,6 +16,10 @@ import Lua
 /// Anything else is an error naming the field and what was expected; no script code runs
 /// (raw reads only) and sizes are capped: texts are cut at `charactersPerText`, lists
 /// hold at most `rowsPerList` rows, `itemsPerRow` dice or cards.
+///
+/// The table is read where it lies on the Lua stack (`LuaStackReader`): no `LuaValue`,
+/// registry reference or Swift `String` per value read (issue 32: they were most of what
+/// a served table cost).
 struct TableEncoder {
     static let charactersPerText = 300
     static let rowsPerList = 16
@@ -30,7 +34,15 @@ struct TableEncoder {
     }
 
     func fail(_ path: String, _ expected: String, _ got: LuaValue) -> Failure {
-        Failure(description: "\(location): table(v, t) returned \(path) = \(got.typeName): \(expected) expected")
+        fail(path, expected, typeName: got.typeName)
+    }
+
+    func fail(_ path: String, _ expected: String, _ got: LuaSlot) -> Failure {
+        fail(path, expected, typeName: got.typeName)
+    }
+
+    private func fail(_ path: String, _ expected: String, typeName: String) -> Failure {
+        Failure(description: "\(location): table(v, t) returned \(path) = \(typeName): \(expected) expected")
     }
 
     /// The table as a `JSONValue` (what `Game.table(for:)` returns).
@@ -48,56 +60,124 @@ struct TableEncoder {
         return bytes.text
     }
 
+    /// The table's fields, in their sorted (and `pairs`) order.
+    enum Field: Int, CaseIterable {
+        case balances, cards, countdown, cups, headline, last, pot, result, roll, track, turn
+
+        var name: StaticString {
+            switch self {
+            case .balances: return "balances"
+            case .cards: return "cards"
+            case .countdown: return "countdown"
+            case .cups: return "cups"
+            case .headline: return "headline"
+            case .last: return "last"
+            case .pot: return "pot"
+            case .result: return "result"
+            case .roll: return "roll"
+            case .track: return "track"
+            case .turn: return "turn"
+            }
+        }
+
+        /// The name as a `String`, for keys and paths.
+        var key: String { Self.keys[rawValue] }
+        private static let keys = allCases.map { "\($0.name)" }
+
+        /// The field a key's bytes name, nil for none.
+        init?(_ bytes: UnsafeBufferPointer<UInt8>) {
+            for field in Self.allCases where field.name.utf8CodeUnitCount == bytes.count {
+                let name = field.name.utf8Start
+                if (0..<bytes.count).allSatisfy({ name[$0] == bytes[$0] }) { self = field; return }
+            }
+            return nil
+        }
+
+        init?(_ name: String) {
+            guard let field = Self.allCases.first(where: { $0.key == name }) else { return nil }
+            self = field
+        }
+    }
+
     /// Checks and writes the table. Fields are checked in the order of the old tree-making
     /// encoder (so the same mistake is named first) and written with their keys sorted:
     /// a row's texts and counts are read first, then its fields written in key order.
     /// Paths in errors are made only when an error is raised.
     func encode<Output: JSONOutput>(_ value: LuaValue, into out: inout Output) throws {
-        guard case .table(let t) = value else { throw fail("a value", "a table (headline, turn, ...)", value) }
-        let entries = try boundedEntries(t, path: "the table", limit: Self.fields.count)
-        // The table's own keys in `pairs` order: for the known (ASCII) names, sorted order.
+        guard case .table = value else { throw fail("a value", "a table (headline, turn, ...)", value) }
+        try lua.reading(value) { reader, t in try encode(t, reader, into: &out) }
+    }
+
+    private func encode<Output: JSONOutput>(_ t: LuaSlot, _ reader: LuaStackReader, into out: inout Output) throws {
+        // The entries, counted and charged before any is looked at (a table of a million keys
+        // costs one bounded pass); the known names noted, each a bit in sorted order.
+        var count = 0
+        var present: UInt16 = 0
+        var allKnown = true
+        reader.forEach(t) { key, _ in
+            count += 1
+            guard allKnown else { return }
+            if let bytes = key.stringBytes, let field = Field(bytes) { present |= 1 << field.rawValue } else { allKnown = false }
+        }
+        try lua.charge(count)
+        guard count <= Self.fields.count else {
+            throw Failure(description: "\(location): table(v, t) returned the table with \(count) entries: at most \(Self.fields.count) expected")
+        }
         out.beginObject()
-        for (key, v) in entries {
-            guard case .string(let name) = key, Self.fields.contains(name) else {
-                throw Failure(description: "\(location): table(v, t) returned an unknown field '\(key.description.prefix(40))' (the table knows \(Self.fields.joined(separator: ", ")))")
+        if allKnown {
+            // Known names only, ASCII: their `pairs` order is their sorted order.
+            for field in Field.allCases where present & (1 << field.rawValue) != 0 {
+                try reader.restoring { try write(field, reader.field(t, field.name), reader, &out) }
             }
-            out.key(name)
-            switch name {
-            case "headline", "result", "last", "turn": out.string(try text(v, name))
-            case "roll": try rollButton(v, &out)
-            case "countdown": try countdown(v, &out)
-            case "track": try track(v, &out)
-            case "pot": try pot(v, &out)
-            case "balances": try rows(v, name, &out) { row, path, out in
-                let label = try text(lua.get(row, "name"), path.field("name"))
-                let value = try amount(lua.get(row, "value"), path.field("value"))
-                let note = try optionalText(lua.get(row, "note"), path.field("note"))
-                out.key("name"); out.string(label)
-                if let note { out.key("note"); out.string(note) }
-                out.key("value"); value.write(&out)
-            }
-            case "cups": try rows(v, name, &out) { row, path, out in
-                let label = try text(lua.get(row, "name"), path.field("name"))
-                out.key("dice"); try dice(lua.get(row, "dice"), path.field("dice"), &out)
-                let note = try optionalText(lua.get(row, "note"), path.field("note"))
-                out.key("name"); out.string(label)
-                if let note { out.key("note"); out.string(note) }
-            }
-            default: try rows(v, name, &out) { row, path, out in
-                let label = try text(lua.get(row, "name"), path.field("name"))
-                let open = try openCards(lua.get(row, "open"), path.field("open"))
-                let facedown = try faceDown(lua.get(row, "facedown"), path.field("facedown"))
-                let note = try optionalText(lua.get(row, "note"), path.field("note"))
-                out.key("facedown"); out.integer(facedown)
-                out.key("name"); out.string(label)
-                if let note { out.key("note"); out.string(note) }
-                out.key("open"); out.beginArray()
-                for card in open { card.write(&out) }
-                out.endArray()
-            }
+        } else {
+            try reader.withKeys(t) { keys in
+                for key in keys {
+                    guard case .string(let name) = key.value, let field = Field(name) else {
+                        throw Failure(description: "\(location): table(v, t) returned an unknown field '\(key.value.description.prefix(40))' (the table knows \(Self.fields.joined(separator: ", ")))")
+                    }
+                    try reader.restoring { try write(field, reader.field(t, key: key.slot), reader, &out) }
+                }
             }
         }
         out.endObject()
+    }
+
+    private func write<Output: JSONOutput>(_ field: Field, _ v: LuaSlot, _ reader: LuaStackReader, _ out: inout Output) throws {
+        out.key(field.key)
+        switch field {
+        case .headline, .result, .last, .turn: try text(v, field.key).write(&out)
+        case .roll: try rollButton(v, &out)
+        case .countdown: try countdown(v, reader, &out)
+        case .track: try track(v, reader, &out)
+        case .pot: try pot(v, reader, &out)
+        case .balances: try rows(v, "balances", reader, &out) { row, path, out in
+            let label = try text(reader.field(row, "name"), path.field("name"))
+            let value = try amount(reader.field(row, "value"), path.field("value"))
+            let note = try optionalText(reader.field(row, "note"), path.field("note"))
+            out.key("name"); label.write(&out)
+            if let note { out.key("note"); note.write(&out) }
+            out.key("value"); value.write(&out)
+        }
+        case .cups: try rows(v, "cups", reader, &out) { row, path, out in
+            let label = try text(reader.field(row, "name"), path.field("name"))
+            out.key("dice"); try dice(reader.field(row, "dice"), path.field("dice"), reader, &out)
+            let note = try optionalText(reader.field(row, "note"), path.field("note"))
+            out.key("name"); label.write(&out)
+            if let note { out.key("note"); note.write(&out) }
+        }
+        case .cards: try rows(v, "cards", reader, &out) { row, path, out in
+            let label = try text(reader.field(row, "name"), path.field("name"))
+            let open = try openCards(reader.field(row, "open"), path.field("open"), reader)
+            let facedown = try faceDown(reader.field(row, "facedown"), path.field("facedown"), reader)
+            let note = try optionalText(reader.field(row, "note"), path.field("note"))
+            out.key("facedown"); out.integer(facedown)
+            out.key("name"); label.write(&out)
+            if let note { out.key("note"); note.write(&out) }
+            out.key("open"); out.beginArray()
+            for card in open { card.write(&out) }
+            out.endArray()
+        }
+        }
     }
 
     /// Where in the table a value is, for an error: a field, a row of a list, a field of
@@ -117,15 +197,29 @@ struct TableEncoder {
         }
     }
 
+    /// A text read before the fields around it are written: a string's bytes where it lies
+    /// on the stack (while the row that holds it is read), or a string made (a number, a
+    /// text cut short).
+    enum Text {
+        case bytes(UnsafeBufferPointer<UInt8>), string(String)
+
+        func write<Output: JSONOutput>(_ out: inout Output) {
+            switch self {
+            case .bytes(let bytes): out.string(bytes: bytes)
+            case .string(let s): out.string(s)
+            }
+        }
+    }
+
     /// A text or a number, read before the fields around it are written.
     enum Amount {
-        case integer(Int64), number(Double), text(String)
+        case integer(Int64), number(Double), text(Text)
 
         func write<Output: JSONOutput>(_ out: inout Output) {
             switch self {
             case .integer(let n): out.integer(n)
             case .number(let d): out.number(d)
-            case .text(let s): out.string(s)
+            case .text(let s): s.write(&out)
             }
         }
     }
@@ -146,21 +240,10 @@ struct TableEncoder {
         }
     }
 
-    /// The entries of a table the script made, refused past `limit` (read before any is
-    /// looked at, so a table of a million keys costs one bounded pass).
-    private func boundedEntries(_ t: LuaRef, path: @autoclosure () -> String, limit: Int) throws -> [(key: LuaValue, value: LuaValue)] {
-        let entries = lua.entries(t)
-        try lua.charge(entries.count)
-        guard entries.count <= limit else {
-            throw Failure(description: "\(location): table(v, t) returned \(path()) with \(entries.count) entries: at most \(limit) expected")
-        }
-        return entries
-    }
-
-    /// How many entries a table has, refused past `limit`, charged like `boundedEntries`
-    /// (the lists below read their items by index: their entries are only counted).
-    private func boundedCount(_ t: LuaRef, path: @autoclosure () -> String, limit: Int) throws -> Int {
-        let count = lua.entryCount(t)
+    /// How many entries a table has, refused past `limit`, charged (the lists below read
+    /// their items by index: their entries are only counted).
+    private func boundedCount(_ t: LuaSlot, _ reader: LuaStackReader, path: @autoclosure () -> String, limit: Int) throws -> Int {
+        let count = reader.count(t)
         try lua.charge(count)
         guard count <= limit else {
             throw Failure(description: "\(location): table(v, t) returned \(path()) with \(count) entries: at most \(limit) expected")
@@ -168,169 +251,178 @@ struct TableEncoder {
         return count
     }
 
-    private func text(_ value: LuaValue, _ path: @autoclosure () -> CustomStringConvertible) throws -> String {
-        switch value {
-        // No more bytes than the limit means no more characters: counting them is skipped.
-        case .string(let s): return s.utf8.count <= Self.charactersPerText || s.count <= Self.charactersPerText ? s : s.prefix(Self.charactersPerText) + "…"
-        case .integer, .number: return value.description
+    private func text(_ value: LuaSlot, _ path: @autoclosure () -> CustomStringConvertible) throws -> Text {
+        switch value.kind {
+        case .string:
+            guard let bytes = value.stringBytes else { return .string("") }
+            // As many bytes as the limit or fewer: no more characters, kept as bytes.
+            if bytes.count <= Self.charactersPerText { return .bytes(bytes) }
+            let s = String(decoding: bytes, as: UTF8.self)
+            return .string(s.count <= Self.charactersPerText ? s : s.prefix(Self.charactersPerText) + "…")
+        case .integer: return .string(String(value.integer ?? 0))
+        case .float: return .string(LuaValue.format(value.float ?? .nan))
         default: throw fail(path().description, "a string", value)
         }
     }
 
-    private func optionalText(_ value: LuaValue, _ path: @autoclosure () -> CustomStringConvertible) throws -> String? {
+    private func optionalText(_ value: LuaSlot, _ path: @autoclosure () -> CustomStringConvertible) throws -> Text? {
         value.isNil ? nil : try text(value, path())
     }
 
     /// A number drawn as a number, or a text ("$205", "3 lives").
-    private func amount(_ value: LuaValue, _ path: @autoclosure () -> CustomStringConvertible) throws -> Amount {
-        switch value {
-        case .integer(let n): return .integer(n)
-        case .number(let d) where d.isFinite: return .number(d)
-        case .string: return .text(try text(value, path()))
-        default: throw fail(path().description, "a number or a string", value)
-        }
+    private func amount(_ value: LuaSlot, _ path: @autoclosure () -> CustomStringConvertible) throws -> Amount {
+        if let n = value.integer { return .integer(n) }
+        if let d = value.float, d.isFinite { return .number(d) }
+        if value.isString { return .text(try text(value, path())) }
+        throw fail(path().description, "a number or a string", value)
     }
 
     /// The Roll button: its label, true (the page's own), or false (no roll is taken now).
-    private func rollButton<Output: JSONOutput>(_ value: LuaValue, _ out: inout Output) throws {
-        switch value {
-        case .boolean(let b): out.bool(b)
-        case .string: out.string(try text(value, "roll"))
-        default: throw fail("roll", "a label or false", value)
-        }
+    private func rollButton<Output: JSONOutput>(_ value: LuaSlot, _ out: inout Output) throws {
+        if let b = value.boolean { return out.bool(b) }
+        guard value.isString else { throw fail("roll", "a label or false", value) }
+        try text(value, "roll").write(&out)
     }
 
-    private func countdown<Output: JSONOutput>(_ value: LuaValue, _ out: inout Output) throws {
-        guard case .table(let t) = value else { throw fail("countdown", "{text = ..., ms = ...}", value) }
-        let ms = lua.get(t, "ms")
+    private func countdown<Output: JSONOutput>(_ value: LuaSlot, _ reader: LuaStackReader, _ out: inout Output) throws {
+        guard value.isTable else { throw fail("countdown", "{text = ..., ms = ...}", value) }
+        let ms = reader.field(value, "ms")
         guard let left = ms.intValue, left >= 0, left <= HostLimits.maximumTime else {
             throw fail("countdown.ms", "the milliseconds left (0 or more, e.g. handle:left())", ms)
         }
-        let label = try text(lua.get(t, "text"), "countdown.text")
+        let label = try text(reader.field(value, "text"), "countdown.text")
         out.beginObject()
         out.key("ms"); out.integer(Int64(left))
-        out.key("text"); out.string(label)
+        out.key("text"); label.write(&out)
         out.endObject()
     }
 
-    private func track<Output: JSONOutput>(_ value: LuaValue, _ out: inout Output) throws {
-        guard case .table(let t) = value else { throw fail("track", "{target = ..., marks = {...}}", value) }
-        let target = lua.get(t, "target")
-        guard case .integer(let goal) = target, goal > 0 else { throw fail("track.target", "a whole number above 0", target) }
-        let label = try optionalText(lua.get(t, "label"), "track.label")
+    private func track<Output: JSONOutput>(_ value: LuaSlot, _ reader: LuaStackReader, _ out: inout Output) throws {
+        guard value.isTable else { throw fail("track", "{target = ..., marks = {...}}", value) }
+        let target = reader.field(value, "target")
+        guard let goal = target.integer, goal > 0 else { throw fail("track.target", "a whole number above 0", target) }
+        let label = try optionalText(reader.field(value, "label"), "track.label")
         out.beginObject()
-        if let label { out.key("label"); out.string(label) }
+        if let label { out.key("label"); label.write(&out) }
         out.key("marks")
-        try rows(lua.get(t, "marks"), "track.marks", &out) { row, path, out in
-            let at = lua.get(row, "at")
-            guard case .integer(let position) = at else { throw fail(path.field("at").description, "a whole number", at) }
-            let name = try text(lua.get(row, "name"), path.field("name"))
+        try rows(reader.field(value, "marks"), "track.marks", reader, &out) { row, path, out in
+            let at = reader.field(row, "at")
+            guard let position = at.integer else { throw fail(path.field("at").description, "a whole number", at) }
+            let name = try text(reader.field(row, "name"), path.field("name"))
             out.key("at"); out.integer(position)
-            out.key("name"); out.string(name)
+            out.key("name"); name.write(&out)
         }
         out.key("target"); out.integer(goal)
         out.endObject()
     }
 
-    private func pot<Output: JSONOutput>(_ value: LuaValue, _ out: inout Output) throws {
-        let label: String, amount: Amount
-        if case .table(let t) = value {
-            label = try optionalText(lua.get(t, "label"), "pot.label") ?? "Pot"
-            amount = try self.amount(lua.get(t, "value"), "pot.value")
+    private func pot<Output: JSONOutput>(_ value: LuaSlot, _ reader: LuaStackReader, _ out: inout Output) throws {
+        let label: Text, amount: Amount
+        if value.isTable {
+            label = try optionalText(reader.field(value, "label"), "pot.label") ?? .string("Pot")
+            amount = try self.amount(reader.field(value, "value"), "pot.value")
         } else {
-            label = "Pot"
+            label = .string("Pot")
             amount = try self.amount(value, "pot")
         }
         out.beginObject()
-        out.key("label"); out.string(label)
+        out.key("label"); label.write(&out)
         out.key("value"); amount.write(&out)
         out.endObject()
     }
 
-    /// A list of rows (tables), each an object whose fields `row` writes.
-    private func rows<Output: JSONOutput>(_ value: LuaValue, _ list: String, _ out: inout Output,
-                                          _ row: (LuaRef, Path, inout Output) throws -> Void) throws {
-        guard case .table(let t) = value else { throw fail(list, "a list of tables", value) }
-        let count = try boundedCount(t, path: list, limit: Self.rowsPerList)
-        guard lua.length(t) == count else { throw fail(list, "a list (keys 1 to n)", value) }
+    /// A list of rows (tables), each an object whose fields `row` writes (what it reads
+    /// stays on the stack until the row is written).
+    private func rows<Output: JSONOutput>(_ value: LuaSlot, _ list: String, _ reader: LuaStackReader, _ out: inout Output,
+                                          _ row: (LuaSlot, Path, inout Output) throws -> Void) throws {
+        guard value.isTable else { throw fail(list, "a list of tables", value) }
+        let count = try boundedCount(value, reader, path: list, limit: Self.rowsPerList)
+        guard reader.length(value) == count else { throw fail(list, "a list (keys 1 to n)", value) }
         out.beginArray()
         for i in 0..<count {
-            let item = lua.get(t, .integer(Int64(i + 1)))
-            let path = Path(list: list, row: i + 1)
-            guard case .table(let r) = item else { throw fail(path.description, "a table", item) }
-            out.beginObject()
-            try row(r, path, &out)
-            out.endObject()
+            try reader.restoring {
+                let item = reader.element(value, Int64(i + 1))
+                let path = Path(list: list, row: i + 1)
+                guard item.isTable else { throw fail(path.description, "a table", item) }
+                out.beginObject()
+                try row(item, path, &out)
+                out.endObject()
+            }
         }
         out.endArray()
     }
 
     /// Dice as values, or hidden: a roll, `hidden("dice", n)`, or a list of die values.
-    private func dice<Output: JSONOutput>(_ value: LuaValue, _ path: Path, _ out: inout Output) throws {
-        guard case .table(let t) = value else { throw fail(path.description, "a roll, hidden(\"dice\", n) or a list of die values", value) }
-        if lua.get(t, "hidden") == .boolean(true) {
-            let n = try hiddenCount(t, path)
+    private func dice<Output: JSONOutput>(_ value: LuaSlot, _ path: Path, _ reader: LuaStackReader, _ out: inout Output) throws {
+        guard value.isTable else { throw fail(path.description, "a roll, hidden(\"dice\", n) or a list of die values", value) }
+        if reader.field(value, "hidden").isTrue {
+            let n = try hiddenCount(value, path, reader)
             out.beginObject(); out.key("hidden"); out.integer(n); out.endObject()
             return
         }
-        var list = t
-        if case .table(let values) = lua.get(t, "values") { list = values }
-        let count = try boundedCount(list, path: path.description, limit: Self.itemsPerRow)
-        guard lua.length(list) == count else { throw fail(path.description, "a list of die values", value) }
+        var list = value
+        let values = reader.field(value, "values")
+        if values.isTable { list = values }
+        let count = try boundedCount(list, reader, path: path.description, limit: Self.itemsPerRow)
+        guard reader.length(list) == count else { throw fail(path.description, "a list of die values", value) }
         out.beginObject()
         out.key("values")
         out.beginArray()
         for i in 0..<count {
-            let v = lua.get(list, .integer(Int64(i + 1)))
-            guard case .integer(let n) = v, (1...1_000_000).contains(n) else { throw fail("\(path)[\(i + 1)]", "a die value (1 or more)", v) }
-            out.integer(n)
+            try reader.restoring {
+                let v = reader.element(list, Int64(i + 1))
+                guard let n = v.integer, (1...1_000_000).contains(n) else { throw fail("\(path)[\(i + 1)]", "a die value (1 or more)", v) }
+                out.integer(n)
+            }
         }
         out.endArray()
         out.endObject()
     }
 
-    private func hiddenCount(_ t: LuaRef, _ path: Path) throws -> Int64 {
-        let count = lua.get(t, "count")
-        guard case .integer(let n) = count, (0...Int64(Self.itemsPerRow * 100)).contains(n) else {
+    private func hiddenCount(_ t: LuaSlot, _ path: Path, _ reader: LuaStackReader) throws -> Int64 {
+        let count = reader.field(t, "count")
+        guard let n = count.integer, (0...Int64(Self.itemsPerRow * 100)).contains(n) else {
             throw fail(path.description + ".count", "a count from 0", count)
         }
         return n
     }
 
     /// Open cards: none (nil), one card, or a list of cards.
-    private func openCards(_ value: LuaValue, _ path: Path) throws -> [Card] {
-        guard case .table(let t) = value else {
+    private func openCards(_ value: LuaSlot, _ path: Path, _ reader: LuaStackReader) throws -> [Card] {
+        guard value.isTable else {
             if value.isNil { return [] }
             throw fail(path.description, "a card or a list of cards", value)
         }
-        if lua.get(t, "rank") != .nil { return [try card(t, path.description)] }
-        let count = try boundedCount(t, path: path.description, limit: Self.itemsPerRow)
-        guard lua.length(t) == count else { throw fail(path.description, "a list of cards", value) }
+        if !reader.restoring({ reader.field(value, "rank").isNil }) { return [try card(value, path.description, reader)] }
+        let count = try boundedCount(value, reader, path: path.description, limit: Self.itemsPerRow)
+        guard reader.length(value) == count else { throw fail(path.description, "a list of cards", value) }
         var cards: [Card] = []
         cards.reserveCapacity(count)
         for i in 0..<count {
-            let item = lua.get(t, .integer(Int64(i + 1)))
-            guard case .table(let c) = item else { throw fail("\(path)[\(i + 1)]", "a card", item) }
-            cards.append(try card(c, "\(path)[\(i + 1)]"))
+            try reader.restoring {
+                let item = reader.element(value, Int64(i + 1))
+                guard item.isTable else { throw fail("\(path)[\(i + 1)]", "a card", item) }
+                cards.append(try card(item, "\(path)[\(i + 1)]", reader))
+            }
         }
         return cards
     }
 
-    private func card(_ t: LuaRef, _ path: @autoclosure () -> String) throws -> Card {
-        let rank = lua.get(t, "rank"), suit = lua.get(t, "suit")
-        guard case .integer(let r) = rank, (1...13).contains(r), case .string(let s) = suit, !s.isEmpty else {
-            throw fail(path(), "a card (cards.deck()'s, with rank 1-13 and suit)", .table(t))
+    private func card(_ t: LuaSlot, _ path: @autoclosure () -> String, _ reader: LuaStackReader) throws -> Card {
+        try reader.restoring {
+            let rank = reader.field(t, "rank"), suit = reader.field(t, "suit")
+            guard let r = rank.integer, (1...13).contains(r), let s = suit.stringBytes, !s.isEmpty else {
+                throw fail(path(), "a card (cards.deck()'s, with rank 1-13 and suit)", t)
+            }
+            return Card(rank: r, suit: String(String(decoding: s, as: UTF8.self).prefix(8)))
         }
-        return Card(rank: r, suit: String(s.prefix(8)))
     }
 
     /// A face-down stack: a count or `hidden("cards", n)`; none is 0.
-    private func faceDown(_ value: LuaValue, _ path: Path) throws -> Int64 {
-        switch value {
-        case .nil: return 0
-        case .integer(let n) where (0...Int64(Self.itemsPerRow * 100)).contains(n): return n
-        case .table(let t) where lua.get(t, "hidden") == .boolean(true): return try hiddenCount(t, path)
-        default: throw fail(path.description, "a count of cards or hidden(\"cards\", n)", value)
-        }
+    private func faceDown(_ value: LuaSlot, _ path: Path, _ reader: LuaStackReader) throws -> Int64 {
+        if value.isNil { return 0 }
+        if let n = value.integer, (0...Int64(Self.itemsPerRow * 100)).contains(n) { return n }
+        if value.isTable, reader.field(value, "hidden").isTrue { return try hiddenCount(value, path, reader) }
+        throw fail(path.description, "a count of cards or hidden(\"cards\", n)", value)
     }
 }
