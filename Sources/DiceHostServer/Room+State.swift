@@ -22,6 +22,8 @@ extension Room {
         var views = SeatView.WrittenViews()
         /// Views and tables made ahead for the seats a broadcast goes to (`prepareLooks`).
         var looks: [String?: (view: String, table: String?)] = [:]
+        /// What the seats' moves share (read once per moment; nil before the game starts).
+        var moves: SeatView.MovesContext?
     }
 
     /// Makes the views and tables of `viewers` in one go: a view that is the same for
@@ -38,7 +40,9 @@ extension Room {
         if let lastRoll = SeatView.lastRollJSON(game, for: viewer) { out += "\"lastRoll\":\(lastRoll)," }
         let (view, table) = parts.looks[viewer] ?? SeatView.viewAndTableJSON(game, for: viewer, written: &parts.views)
         out += "\"view\":\(view),\"viewer\":\(viewer.map(\.jsonQuoted) ?? "null"),"
-        if let moves = SeatView.movesJSON(game, for: viewer) { out += "\"moves\":\(moves)," }
+        let context = parts.moves ?? SeatView.MovesContext(game)
+        parts.moves = context
+        if let moves = SeatView.movesJSON(game, for: viewer, context) { out += "\"moves\":\(moves)," }
         if let table { out += "\"table\":\(table)," }
         return out + tail
     }

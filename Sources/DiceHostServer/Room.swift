@@ -504,8 +504,10 @@ actor Room {
             // Each seat its own message (SeatView): its events and its view.
             var carried: (client: UInt64, field: String)?
             if let ack, ack.inEvents { carried = (ack.client.id, "\"ack\":\(ack.seq),") } else { sendAck(ack) }
+            // Each event written once per form the seats see it in, not once per seat.
+            var texts = SeatView.EventTexts(events[max(0, first - forgotten)...])
             let acknowledged = broadcastPerSeat(carrying: carried) { viewer, state in
-                let list = SeatView.eventsJSON(events[max(0, first - forgotten)...], for: viewer)
+                let list = texts.listJSON(for: viewer)
                 return "{\"type\":\"events\",\"room\":\(self.id.jsonQuoted),\"first\":\(first),\"events\":[\(list)],"
                     + "\"cause\":\(cause ?? "null"),\"state\":\(state)}"
             }

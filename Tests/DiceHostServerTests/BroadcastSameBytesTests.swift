@@ -1,0 +1,145 @@
+import DiceHost
+@testable import DiceHostServer
+import Foundation
+import Testing
+
+/// A broadcast writes each event once per form the seats see it in, the seats' shared
+/// reads for their moves once, and quotes texts byte by byte (issue 32): every seat's
+/// message must read byte for byte as when all of it was written for that seat alone, and
+/// no seat may receive an event in a form `seen(by:)` does not give it.
+struct BroadcastSameBytesTests {
+    /// `GameEvent.quote` as it was written before issue 32: scalar by scalar.
+    static func quoteScalarByScalar(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029 || scalar.value == 0x7F {
+                    out += String(format: "\\u%04x", scalar.value)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+
+    @Test func aQuotedTextReadsAsWhenItWasQuotedScalarByScalar() {
+        var texts = ["", "Ann", "say \"hi\"", "back\\slash", "line\nbreak\r\ttab", "\u{0}\u{1}\u{8}\u{c}\u{1b}\u{1f}", "del\u{7f}",
+                     "\u{2028}sep\u{2029}", "\u{2027}\u{202a}\u{2030}", "€ 5 — ok", "⚀⚁⚂⚃⚄⚅", "A♠ K♥ 10♦", "🎲🎲 x2", "e\u{301}",
+                     "\u{80}\u{9f}\u{a0}", "ends with \\", "\"", "\u{2028}", "a\u{E2}b", String(repeating: "long text ", count: 200)]
+        // Every character of the first 0x3000 (control, Latin, the E2 lead byte's neighbours).
+        texts.append(String(String.UnicodeScalarView((0..<0x3000).compactMap(Unicode.Scalar.init))))
+        for text in texts {
+            #expect(GameEvent.quote(text) == Self.quoteScalarByScalar(text), "\(Array(text.unicodeScalars.prefix(40)))")
+        }
+    }
+
+    /// Every seat's and a spectator's events read the same from one `EventTexts` (in any
+    /// order of asking, a seat asked twice) as written for that seat alone; returns how
+    /// many lists held an event some other seat saw in another form (a hidden roll).
+    static func compareEvents(_ game: Game, from first: Int, _ context: String) -> Int {
+        let events = game.events[first...]
+        let viewers: [String?] = game.playerNames.reversed().map(Optional.some) + [nil] + game.playerNames.map(Optional.some)
+        var texts = SeatView.EventTexts(events)
+        var differing = 0
+        for viewer in viewers {
+            let alone = SeatView.eventsJSON(events, for: viewer)
+            #expect(texts.listJSON(for: viewer) == alone, "\(context), seat \(viewer ?? "spectator")")
+            if alone != SeatView.eventsJSON(events, for: game.playerNames.first) { differing += 1 }
+        }
+        for event in events { #expect(event.json.contains(GameEvent.quote(event.kindName)), "\(context)") }
+        return differing
+    }
+
+    /// Every seat's moves read the same with the shared reads made once for the moment as
+    /// when each action was listed alone (`SeatMovesSameBytesTests`).
+    static func compareMoves(_ game: Game, _ context: String) {
+        let shared = SeatView.MovesContext(game)
+        for viewer in game.playerNames.map(Optional.some) + [nil] {
+            #expect(SeatView.movesJSON(game, for: viewer, shared) == SeatMovesSameBytesTests.movesOneActionAtATime(game, for: viewer),
+                    "\(context), seat \(viewer ?? "spectator")")
+        }
+    }
+
+    static func play(_ file: String, players count: Int, seed: UInt64, steps: Int) -> Int {
+        let players = ["Ann", "Bob", "Cy", "Dee"].prefix(count).map { $0 }
+        guard let game = try? Game(rulesFile: file, players: players, seed: seed) else { return 0 }
+        var picker = SeatMovesSameBytesTests.Picker(state: seed)
+        var differing = compareEvents(game, from: 0, "\(file) seed \(seed) at start")
+        compareMoves(game, "\(file) seed \(seed) at start")
+        for step in 1...steps where !game.isOver {
+            let before = game.events.count
+            let seat = players[picker.next(players.count)]
+            if game.rules.hasDice, picker.next(3) == 0 {
+                try? game.roll(by: game.currentPlayer ?? seat)
+            } else if let action = game.rules.actions.isEmpty ? nil : game.rules.actions[picker.next(game.rules.actions.count)],
+                      let lists = try? game.legalArguments(of: action, by: seat), !lists.isEmpty {
+                try? game.act(action, by: seat, arguments: lists[picker.next(lists.count)])
+            } else {
+                try? game.roll(by: game.currentPlayer ?? seat)
+            }
+            differing += compareEvents(game, from: before, "\(file) seed \(seed) step \(step)")
+            compareMoves(game, "\(file) seed \(seed) step \(step)")
+        }
+        for event in game.events {
+            for text in event.quotedTexts { #expect(GameEvent.quote(text) == quoteScalarByScalar(text), "\(file) seed \(seed)") }
+        }
+        return differing
+    }
+
+    @Test func everyShippedGamesBroadcastReadsAsWhenEachSeatsMessageWasWrittenAlone() throws {
+        let folder = TestServer.repositoryRules
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".lua") }.sorted()
+        #expect(files.contains("liars-dice.lua") && files.contains("snap.lua"))
+        var differing: [String: Int] = [:]
+        for file in files {
+            for players in 2...4 {
+                for seed: UInt64 in [3, 11] {
+                    differing[file, default: 0] += Self.play(folder + "/" + file, players: players, seed: seed, steps: 80)
+                }
+            }
+        }
+        // Liar's Dice hides the cups: seats were sent the same events in different forms.
+        #expect((differing["liars-dice.lua"] ?? 0) > 20, "\(differing)")
+    }
+}
+
+private extension GameEvent {
+    /// The type word its JSON carries (`"roll"` for a hidden roll too).
+    var kindName: String {
+        switch kind {
+        case .start: return "start"
+        case .turn: return "turn"
+        case .roll, .hiddenRoll: return "roll"
+        case .say: return "say"
+        case .led: return "led"
+        case .custom: return "emit"
+        case .win: return "win"
+        case .lose: return "lose"
+        case .draw: return "draw"
+        case .eliminate: return "eliminate"
+        case .reload: return "reload"
+        case .error: return "error"
+        case .reveal: return "reveal"
+        }
+    }
+
+    /// The texts its JSON quotes.
+    var quotedTexts: [String] {
+        switch kind {
+        case .start(let players, _): return players
+        case .turn(let p), .win(let p), .lose(let p), .eliminate(let p), .hiddenRoll(let p, _): return [p]
+        case .roll(let p, let r), .reveal(let p, let r): return [p, r.flag.rawValue]
+        case .say(let text), .reload(let text), .error(let text): return [text]
+        case .led(let command): return [command.description]
+        case .custom(let name, let data): return [name, data]
+        case .draw: return []
+        }
+    }
+}
