@@ -88,9 +88,40 @@ struct BroadcastSameBytesTests {
             compareMoves(game, "\(file) seed \(seed) step \(step)")
         }
         for event in game.events {
+            #expect(GameLog.json(event) == Self.logJSONParsedBack(event), "\(file) seed \(seed): \(event)")
             for text in event.quotedTexts { #expect(GameEvent.quote(text) == quoteScalarByScalar(text), "\(file) seed \(seed)") }
         }
         return differing
+    }
+
+    /// An event as the log kept it before issue 32: `GameEvent.json` read back, its time and text set.
+    static func logJSONParsedBack(_ event: GameEvent) -> JSONValue {
+        var fields: [String: JSONValue] = [:]
+        if case .object(let parsed)? = try? JSONValue(parsing: event.json) { fields = parsed }
+        fields["t"] = .integer(Int64(event.time))
+        fields["text"] = .string(event.description)
+        return .object(fields)
+    }
+
+    @Test func aLoggedEventReadsAsItsJSONReadBackWithItsText() {
+        let odd = "say \"x\"\\ \n\t\u{0}\u{7f}\u{2028} ⚂ 🎲"
+        let roll = Roll(values: [3, 5], flag: .tooShort)
+        let kinds: [GameEvent.Kind] = [
+            .start(players: ["Ann", odd], seed: UInt64.max), .start(players: [], seed: 0), .start(players: ["Bob"], seed: UInt64(Int64.max)),
+            .turn(player: odd), .roll(player: "Ann", roll: roll), .roll(player: "Ann", roll: Roll(values: [])), .say(odd), .say(""),
+            .led(LEDCommand(.blink(on: 100, cycle: 200, count: 3), mask: LEDMask(rawValue: 63), color: LEDColor(red: 255, green: 0, blue: 9), priority: 2)),
+            .led(LEDCommand(.off, mask: LEDMask(rawValue: 0))), .custom(name: odd, data: "{\"a\":1}"), .custom(name: "n", data: ""),
+            .win(player: "Ann"), .lose(player: "Bob"), .draw, .eliminate(player: odd), .reload(odd), .error("snap.lua:3: boom"),
+            .hiddenRoll(player: "Cy", dice: 5), .reveal(player: "Cy", roll: roll),
+        ]
+        for kind in kinds {
+            for audience in [nil, [], ["Ann"], ["Ann", odd]] as [[String]?] {
+                for time in [0, 1500, Int.max] {
+                    let event = GameEvent(time: time, kind: kind, audience: audience)
+                    #expect(GameLog.json(event) == Self.logJSONParsedBack(event), "\(event)")
+                }
+            }
+        }
     }
 
     @Test func everyShippedGamesBroadcastReadsAsWhenEachSeatsMessageWasWrittenAlone() throws {
