@@ -33,67 +33,147 @@ extension Room {
         parts.looks = SeatView.viewsAndTablesJSON(game, for: viewers, written: &parts.views)
     }
 
+    /// How the game's actions declare their arguments, read once per loaded rules (`declaredMovesCache`).
+    func declaredMoves(_ game: Game) -> SeatView.MovesContext.Declared {
+        if let cached = declaredMovesCache, cached.game === game { return cached.declared }
+        let declared = SeatView.MovesContext.declarations(of: game)
+        declaredMovesCache = (game, declared)
+        return declared
+    }
+
     /// `viewer`'s state: the shared parts around the fields only that seat may see.
     func stateJSON(for viewer: String?, _ parts: inout StateParts) -> String {
         guard let game, let tail = parts.tail else { return parts.head }
-        var out = parts.head
-        if let lastRoll = SeatView.lastRollJSON(game, for: viewer) { out += "\"lastRoll\":\(lastRoll)," }
+        let lastRoll = SeatView.lastRollJSON(game, for: viewer)
         let (view, table) = parts.looks[viewer] ?? SeatView.viewAndTableJSON(game, for: viewer, written: &parts.views)
-        out += "\"view\":\(view),\"viewer\":\(viewer.map(\.jsonQuoted) ?? "null"),"
-        let context = parts.moves ?? SeatView.MovesContext(game)
+        let context = parts.moves ?? SeatView.MovesContext(game, declared: declaredMoves(game))
         parts.moves = context
-        if let moves = SeatView.movesJSON(game, for: viewer, context) { out += "\"moves\":\(moves)," }
-        if let table { out += "\"table\":\(table)," }
-        return out + tail
+        let moves = SeatView.movesJSON(game, for: viewer, context)
+        // One text of the right size, appended to (issue 32: it grew, and was copied, piece by piece).
+        var out = ""
+        out.reserveCapacity(parts.head.utf8.count + (lastRoll?.utf8.count ?? 0) + view.utf8.count + (moves?.utf8.count ?? 0)
+                            + (table?.utf8.count ?? 0) + tail.utf8.count + (viewer?.utf8.count ?? 0) + 64)
+        out += parts.head
+        if let lastRoll { out += "\"lastRoll\":"; out += lastRoll; out += "," }
+        out += "\"view\":"
+        out += view
+        out += ",\"viewer\":"
+        out += viewer.map(\.jsonQuoted) ?? "null"
+        out += ","
+        if let moves { out += "\"moves\":"; out += moves; out += "," }
+        if let table { out += "\"table\":"; out += table; out += "," }
+        out += tail
+        return out
     }
 
-    /// Two lowercase hex digits of a colour channel clamped to 0...255 (what `%02x` wrote,
-    /// without `String(format:)`'s variadic arguments on every broadcast).
-    static func hexByte(_ value: Int) -> String {
-        let byte = min(max(value, 0), 255)
-        return String(hexDigits[byte >> 4]) + String(hexDigits[byte & 0x0F])
+    /// `"#rrggbb"` (quoted) of a colour, each channel clamped to 0...255 as two lowercase
+    /// hex digits (what `%02x` wrote), appended to `out` without a string per digit.
+    static func appendHexColor(red: Int, green: Int, blue: Int, to out: inout String) {
+        var bytes: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0x22, 0x23, 0, 0, 0, 0, 0, 0, 0x22)
+        withUnsafeMutableBytes(of: &bytes) { buffer in
+            for (index, value) in [red, green, blue].enumerated() {
+                let byte = min(max(value, 0), 255)
+                buffer[2 + 2 * index] = hexDigits[byte >> 4]
+                buffer[3 + 2 * index] = hexDigits[byte & 0x0F]
+            }
+            out += String(decoding: buffer, as: UTF8.self)
+        }
     }
-    private static let hexDigits = Array("0123456789abcdef")
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
-    /// The parts of the state that are the same for every seat and spectator.
+    /// The parts of the state that are the same for every seat and spectator. Written
+    /// by appending to one text (issue 32: chains of `+` and interpolations made a string each).
     func stateParts() -> StateParts {
         let rules = game?.rules ?? entry.rules
-        var out = "{\"rules\":{\"file\":\(entry.file.jsonQuoted),\"name\":\(rules.name.jsonQuoted),\"dice\":\(rules.dice.text.jsonQuoted),"
-            + "\"hasDice\":\(rules.hasDice),\"choices\":\(SeatView.choicesJSON(rules)),"
-            + "\"minPlayers\":\(rules.minPlayers),\"maxPlayers\":\(rules.maxPlayers),"
-            + "\"actions\":[\(rules.actions.map(\.jsonQuoted).joined(separator: ","))]},\"seats\":\(seatCount),"
-            + "\"deviceRolls\":\(deviceRolls),\"spectators\":\(subscribers.values.filter { $0.seat == nil }.count),"
+        var out = "{\"rules\":{\"file\":"
+        out.reserveCapacity(1024)
+        out += entry.file.jsonQuoted
+        out += ",\"name\":"
+        out += rules.name.jsonQuoted
+        out += ",\"dice\":"
+        out += rules.dice.text.jsonQuoted
+        out += ",\"hasDice\":"
+        out += rules.hasDice ? "true" : "false"
+        out += ",\"choices\":"
+        out += SeatView.choicesJSON(rules)
+        out += ",\"minPlayers\":"
+        out += String(rules.minPlayers)
+        out += ",\"maxPlayers\":"
+        out += String(rules.maxPlayers)
+        out += ",\"actions\":["
+        for (index, action) in rules.actions.enumerated() {
+            if index > 0 { out += "," }
+            out += action.jsonQuoted
+        }
+        out += "]},\"seats\":"
+        out += String(seatCount)
+        out += ",\"deviceRolls\":"
+        out += deviceRolls ? "true" : "false"
+        out += ",\"spectators\":"
+        out += String(subscribers.values.reduce(0) { $0 + ($1.seat == nil ? 1 : 0) })
+        out += ","
         guard let game, let session else {
-            let players = seats.enumerated().map { index, seat in
-                "{\"name\":\(seat.name.jsonQuoted),\"seat\":\(index + 1),\"connected\":\(seat.connections > 0)}"
+            out += "\"phase\":\"waiting\",\"players\":["
+            for (index, seat) in seats.enumerated() {
+                if index > 0 { out += "," }
+                out += "{\"name\":"
+                out += seat.name.jsonQuoted
+                out += ",\"seat\":"
+                out += String(index + 1)
+                out += ",\"connected\":"
+                out += seat.connections > 0 ? "true" : "false"
+                out += "}"
             }
-            return StateParts(head: out + "\"phase\":\"waiting\",\"players\":[\(players.joined(separator: ","))]}", tail: nil)
+            out += "]}"
+            return StateParts(head: out, tail: nil)
         }
         // The designer's `state` lines show every table: only for games without a view.
         let lines = game.hasView ? [] : session.describeState()
         let current = game.currentPlayer
-        let players = seats.enumerated().map { index, seat -> String in
-            var fields = "{\"name\":\(seat.name.jsonQuoted),\"seat\":\(index + 1),\"connected\":\(seat.connections > 0),"
-                + "\"current\":\(seat.name == current && !game.isOver)"
+        let isOver = game.isOver
+        out += "\"phase\":"
+        out += isOver ? "\"over\"" : "\"playing\""
+        out += ",\"players\":["
+        for (index, seat) in seats.enumerated() {
+            if index > 0 { out += "," }
+            out += "{\"name\":"
+            out += seat.name.jsonQuoted
+            out += ",\"seat\":"
+            out += String(index + 1)
+            out += ",\"connected\":"
+            out += seat.connections > 0 ? "true" : "false"
+            out += ",\"current\":"
+            out += seat.name == current && !isOver ? "true" : "false"
             if let table = game.player(seat.name).tableRef {
-                fields += ",\"out\":\(game.lua.get(table, "eliminated").isTruthy)"
+                out += ",\"out\":"
+                out += game.lua.get(table, "eliminated").isTruthy ? "true" : "false"
                 switch game.hasView ? .nil : game.lua.get(table, "score") {
-                case .integer(let n): fields += ",\"score\":\(n)"
-                case .number(let d) where d.isFinite: fields += ",\"score\":\(d)"
+                case .integer(let n): out += ",\"score\":"; out += String(n)
+                case .number(let d) where d.isFinite: out += ",\"score\":"; out += "\(d)"
                 default: break
                 }
             }
             let prefix = seat.name + ": "
             if lines.indices.contains(index + 1), lines[index + 1].hasPrefix(prefix) {
-                fields += ",\"summary\":\(String(lines[index + 1].dropFirst(prefix.count)).jsonQuoted)"
+                out += ",\"summary\":"
+                out += String(lines[index + 1].dropFirst(prefix.count)).jsonQuoted
             }
-            return fields + "}"
+            out += "}"
         }
-        let phase = game.isOver ? "over" : "playing"
-        out += "\"phase\":\"\(phase)\",\"players\":[\(players.joined(separator: ","))],\"current\":\((current.map(\.jsonQuoted)) ?? "null"),"
-        out += "\"now\":\(game.now),\"clock\":\(clockNow),\"nextTimer\":\(game.nextTimerDue.map(String.init) ?? "null"),"
-        let leds = game.led.colors(at: game.now).map { "\"#" + Self.hexByte($0.red) + Self.hexByte($0.green) + Self.hexByte($0.blue) + "\"" }
-        out += "\"leds\":[\(leds.joined(separator: ","))],"
+        out += "],\"current\":"
+        out += current.map(\.jsonQuoted) ?? "null"
+        out += ",\"now\":"
+        out += String(game.now)
+        out += ",\"clock\":"
+        out += String(clockNow)
+        out += ",\"nextTimer\":"
+        out += game.nextTimerDue.map(String.init) ?? "null"
+        out += ",\"leds\":["
+        for (index, color) in game.led.colors(at: game.now).enumerated() {
+            if index > 0 { out += "," }
+            Self.appendHexColor(red: color.red, green: color.green, blue: color.blue, to: &out)
+        }
+        out += "],"
         var tail = ""
         switch game.outcome {
         case .win(let p)?: tail += "\"outcome\":\("\(p) won".jsonQuoted),"
@@ -103,7 +183,9 @@ extension Room {
         }
         if let status = game.statusLine() { tail += "\"status\":\(status.jsonQuoted)," }
         if !lines.isEmpty { tail += "\"summary\":\((lines.first ?? "").jsonQuoted)," }
-        tail += "\"eventCount\":\(game.forgottenEvents + game.events.count)}"
+        tail += "\"eventCount\":"
+        tail += String(game.forgottenEvents + game.events.count)
+        tail += "}"
         return StateParts(head: out, tail: tail)
     }
 }

@@ -50,6 +50,9 @@ actor Room {
     nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
     /// Timer firings that failed in a row (the retry waits longer each time).
     private var timerFailures = 0
+    /// How the actions of `game` declare their arguments (`declaredMoves`): read from its
+    /// rules once, not for every broadcast; forgotten when the rules are reloaded.
+    var declaredMovesCache: (game: Game, declared: SeatView.MovesContext.Declared)?
 
     struct Subscriber {
         var client: ClientChannel
@@ -447,6 +450,7 @@ actor Room {
         do {
             try catchUpClock()
             let before = game.events.count
+            declaredMovesCache = nil
             try game.reload()
             watcher.watch(game)
             record("reload", time: game.now, events: game.events[before...])
@@ -508,8 +512,19 @@ actor Room {
             var texts = SeatView.EventTexts(events[max(0, first - forgotten)...])
             let acknowledged = broadcastPerSeat(carrying: carried) { viewer, state in
                 let list = texts.listJSON(for: viewer)
-                return "{\"type\":\"events\",\"room\":\(self.id.jsonQuoted),\"first\":\(first),\"events\":[\(list)],"
-                    + "\"cause\":\(cause ?? "null"),\"state\":\(state)}"
+                var text = "{\"type\":\"events\",\"room\":"
+                text.reserveCapacity(list.utf8.count + state.utf8.count + (cause?.utf8.count ?? 4) + self.id.utf8.count + 80)
+                text += self.id.jsonQuoted
+                text += ",\"first\":"
+                text += String(first)
+                text += ",\"events\":["
+                text += list
+                text += "],\"cause\":"
+                text += cause ?? "null"
+                text += ",\"state\":"
+                text += state
+                text += "}"
+                return text
             }
             if carried != nil, !acknowledged { sendAck(ack) } // not a subscriber now: answered all the same
         } else {

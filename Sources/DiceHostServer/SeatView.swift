@@ -103,15 +103,23 @@ enum SeatView {
     /// how each action declares its arguments, whose turn it is, whether the game is over.
     /// A broadcast reads it once for all its seats (issue 32: it was read once per seat).
     struct MovesContext {
+        typealias Declared = [(action: String, arguments: Game.ActionArguments?)]
         /// Each action and its declared arguments (nil: the declaration could not be read).
-        let declared: [(action: String, arguments: Game.ActionArguments?)]
+        let declared: Declared
         let current: String?
         let isOver: Bool
 
-        init(_ game: Game) {
-            declared = game.rules.actions.map { action in (action, try? game.declaredArguments(of: action)) }
+        /// `declared`: the game's declarations read before (`declarations(of:)`) while its rules are the same.
+        init(_ game: Game, declared: Declared? = nil) {
+            self.declared = declared ?? Self.declarations(of: game)
             current = game.currentPlayer
             isOver = game.isOver
+        }
+
+        /// How each action declares its arguments: read from the loaded rules (read-only
+        /// once loaded), so the same until the rules are reloaded.
+        static func declarations(of game: Game) -> Declared {
+            game.rules.actions.map { action in (action, try? game.declaredArguments(of: action)) }
         }
     }
 

@@ -174,3 +174,37 @@ private extension GameEvent {
         }
     }
 }
+
+/// A room reads how its actions declare their arguments once per loaded rules (issue 32):
+/// a hot reload that changes the declared choices changes the moves every seat is sent.
+struct DeclaredMovesAfterReloadTests {
+    @Test func aReloadThatChangesTheChoicesChangesTheMovesSent() async throws {
+        let version = { (picks: String) in """
+            local r = rules { name = "Pick", players = {1, 2}, dice = "1d6" }
+            function r.roll(g, p, roll) g:say("rolled") end
+            r.actions = { pick = function(g, p, n) g:say("picked %d", n) end }
+            r.choices = { pick = \(picks) }
+            return r
+            """ }
+        try await withRulesFolder(["pick.lua": version("{{1}, {2}}")]) { folder in
+            var limits = ServerLimits()
+            limits.watchRules = true
+            limits.watchIntervalMilliseconds = 50
+            let server = try await TestServer.start(rules: folder, limits: limits)
+            defer { server.stop() }
+            let a = try await server.client()
+            try await a.hello()
+            a.send(["type": "create", "rules": "pick.lua", "seats": 1])
+            let room = try #require(await a.next("created")?["room"] as? String)
+            a.send(["type": "join", "room": room, "name": "Ann"])
+            let started = try #require(await a.next("events"))
+            #expect(((started["state"] as? [String: Any])?["moves"] as? [String: Any])?["pick"] as? [[Int]] == [[1], [2]])
+            try await Task.sleep(for: .milliseconds(1100)) // a new modification time
+            try version("{{3}}").write(toFile: folder + "/pick.lua", atomically: true, encoding: .utf8)
+            _ = try #require(await a.next("reloaded"))
+            a.send(["type": "action", "seq": 1, "name": "pick", "args": [3]])
+            let picked = try #require(await a.nextEvents(saying: "picked 3"))
+            #expect(((picked["state"] as? [String: Any])?["moves"] as? [String: Any])?["pick"] as? [[Int]] == [[3]])
+        }
+    }
+}
