@@ -68,16 +68,14 @@ extension Room {
 
     /// `"#rrggbb"` (quoted) of a colour, each channel clamped to 0...255 as two lowercase
     /// hex digits (what `%02x` wrote), appended to `out` without a string per digit.
-    static func appendHexColor(red: Int, green: Int, blue: Int, to out: inout String) {
-        var bytes: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0x22, 0x23, 0, 0, 0, 0, 0, 0, 0x22)
-        withUnsafeMutableBytes(of: &bytes) { buffer in
-            for (index, value) in [red, green, blue].enumerated() {
-                let byte = min(max(value, 0), 255)
-                buffer[2 + 2 * index] = hexDigits[byte >> 4]
-                buffer[3 + 2 * index] = hexDigits[byte & 0x0F]
-            }
-            out += String(decoding: buffer, as: UTF8.self)
+    static func appendHexColor(red: Int, green: Int, blue: Int, to out: inout StateText) {
+        out.raw("\"#")
+        for value in [red, green, blue] {
+            let byte = min(max(value, 0), 255)
+            out.bytes.append(hexDigits[byte >> 4])
+            out.bytes.append(hexDigits[byte & 0x0F])
         }
+        out.raw("\"")
     }
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
@@ -85,95 +83,95 @@ extension Room {
     /// by appending to one text (issue 32: chains of `+` and interpolations made a string each).
     func stateParts() -> StateParts {
         let rules = game?.rules ?? entry.rules
-        var out = "{\"rules\":{\"file\":"
-        out.reserveCapacity(1024)
-        out += entry.file.jsonQuoted
-        out += ",\"name\":"
-        out += rules.name.jsonQuoted
-        out += ",\"dice\":"
-        out += rules.dice.text.jsonQuoted
-        out += ",\"hasDice\":"
-        out += rules.hasDice ? "true" : "false"
-        out += ",\"choices\":"
-        out += SeatView.choicesJSON(rules)
-        out += ",\"minPlayers\":"
-        out += String(rules.minPlayers)
-        out += ",\"maxPlayers\":"
-        out += String(rules.maxPlayers)
-        out += ",\"actions\":["
+        var out = StateText(capacity: 1024)
+        out.raw("{\"rules\":{\"file\":")
+        out.text(entry.file.jsonQuoted)
+        out.raw(",\"name\":")
+        out.text(rules.name.jsonQuoted)
+        out.raw(",\"dice\":")
+        out.text(rules.dice.text.jsonQuoted)
+        out.raw(",\"hasDice\":")
+        out.text(rules.hasDice ? "true" : "false")
+        out.raw(",\"choices\":")
+        out.text(SeatView.choicesJSON(rules))
+        out.raw(",\"minPlayers\":")
+        out.text(String(rules.minPlayers))
+        out.raw(",\"maxPlayers\":")
+        out.text(String(rules.maxPlayers))
+        out.raw(",\"actions\":[")
         for (index, action) in rules.actions.enumerated() {
-            if index > 0 { out += "," }
-            out += action.jsonQuoted
+            if index > 0 { out.raw(",") }
+            out.text(action.jsonQuoted)
         }
-        out += "]},\"seats\":"
-        out += String(seatCount)
-        out += ",\"deviceRolls\":"
-        out += deviceRolls ? "true" : "false"
-        out += ",\"spectators\":"
-        out += String(subscribers.values.reduce(0) { $0 + ($1.seat == nil ? 1 : 0) })
-        out += ","
+        out.raw("]},\"seats\":")
+        out.text(String(seatCount))
+        out.raw(",\"deviceRolls\":")
+        out.text(deviceRolls ? "true" : "false")
+        out.raw(",\"spectators\":")
+        out.text(String(subscribers.values.reduce(0) { $0 + ($1.seat == nil ? 1 : 0) }))
+        out.raw(",")
         guard let game, let session else {
-            out += "\"phase\":\"waiting\",\"players\":["
+            out.raw("\"phase\":\"waiting\",\"players\":[")
             for (index, seat) in seats.enumerated() {
-                if index > 0 { out += "," }
-                out += "{\"name\":"
-                out += seat.name.jsonQuoted
-                out += ",\"seat\":"
-                out += String(index + 1)
-                out += ",\"connected\":"
-                out += seat.connections > 0 ? "true" : "false"
-                out += "}"
+                if index > 0 { out.raw(",") }
+                out.raw("{\"name\":")
+                out.text(seat.name.jsonQuoted)
+                out.raw(",\"seat\":")
+                out.text(String(index + 1))
+                out.raw(",\"connected\":")
+                out.text(seat.connections > 0 ? "true" : "false")
+                out.raw("}")
             }
-            out += "]}"
-            return StateParts(head: out, tail: nil)
+            out.raw("]}")
+            return StateParts(head: out.string, tail: nil)
         }
         // The designer's `state` lines show every table: only for games without a view.
         let lines = game.hasView ? [] : session.describeState()
         let current = game.currentPlayer
         let isOver = game.isOver
-        out += "\"phase\":"
-        out += isOver ? "\"over\"" : "\"playing\""
-        out += ",\"players\":["
+        out.raw("\"phase\":")
+        out.text(isOver ? "\"over\"" : "\"playing\"")
+        out.raw(",\"players\":[")
         for (index, seat) in seats.enumerated() {
-            if index > 0 { out += "," }
-            out += "{\"name\":"
-            out += seat.name.jsonQuoted
-            out += ",\"seat\":"
-            out += String(index + 1)
-            out += ",\"connected\":"
-            out += seat.connections > 0 ? "true" : "false"
-            out += ",\"current\":"
-            out += seat.name == current && !isOver ? "true" : "false"
+            if index > 0 { out.raw(",") }
+            out.raw("{\"name\":")
+            out.text(seat.name.jsonQuoted)
+            out.raw(",\"seat\":")
+            out.text(String(index + 1))
+            out.raw(",\"connected\":")
+            out.text(seat.connections > 0 ? "true" : "false")
+            out.raw(",\"current\":")
+            out.text(seat.name == current && !isOver ? "true" : "false")
             if let table = game.player(seat.name).tableRef {
-                out += ",\"out\":"
-                out += game.lua.get(table, "eliminated").isTruthy ? "true" : "false"
+                out.raw(",\"out\":")
+                out.text(game.lua.get(table, "eliminated").isTruthy ? "true" : "false")
                 switch game.hasView ? .nil : game.lua.get(table, "score") {
-                case .integer(let n): out += ",\"score\":"; out += String(n)
-                case .number(let d) where d.isFinite: out += ",\"score\":"; out += "\(d)"
+                case .integer(let n): out.raw(",\"score\":"); out.text(String(n))
+                case .number(let d) where d.isFinite: out.raw(",\"score\":"); out.text("\(d)")
                 default: break
                 }
             }
             let prefix = seat.name + ": "
             if lines.indices.contains(index + 1), lines[index + 1].hasPrefix(prefix) {
-                out += ",\"summary\":"
-                out += String(lines[index + 1].dropFirst(prefix.count)).jsonQuoted
+                out.raw(",\"summary\":")
+                out.text(String(lines[index + 1].dropFirst(prefix.count)).jsonQuoted)
             }
-            out += "}"
+            out.raw("}")
         }
-        out += "],\"current\":"
-        out += current.map(\.jsonQuoted) ?? "null"
-        out += ",\"now\":"
-        out += String(game.now)
-        out += ",\"clock\":"
-        out += String(clockNow)
-        out += ",\"nextTimer\":"
-        out += game.nextTimerDue.map(String.init) ?? "null"
-        out += ",\"leds\":["
+        out.raw("],\"current\":")
+        out.text(current.map(\.jsonQuoted) ?? "null")
+        out.raw(",\"now\":")
+        out.text(String(game.now))
+        out.raw(",\"clock\":")
+        out.text(String(clockNow))
+        out.raw(",\"nextTimer\":")
+        out.text(game.nextTimerDue.map(String.init) ?? "null")
+        out.raw(",\"leds\":[")
         for (index, color) in game.led.colors(at: game.now).enumerated() {
-            if index > 0 { out += "," }
+            if index > 0 { out.raw(",") }
             Self.appendHexColor(red: color.red, green: color.green, blue: color.blue, to: &out)
         }
-        out += "],"
+        out.raw("],")
         var tail = ""
         switch game.outcome {
         case .win(let p)?: tail += "\"outcome\":\("\(p) won".jsonQuoted),"
@@ -186,6 +184,22 @@ extension Room {
         tail += "\"eventCount\":"
         tail += String(game.forgottenEvents + game.events.count)
         tail += "}"
-        return StateParts(head: out, tail: tail)
+        return StateParts(head: out.string, tail: tail)
     }
+}
+
+/// A room's state text written as bytes and made a `String` once (issue 32: an append to a
+/// `String` cost ~300 instructions, most of a broadcast's shared state; to bytes, a few dozen).
+struct StateText {
+    var bytes: [UInt8] = []
+
+    init(capacity: Int) { bytes.reserveCapacity(capacity) }
+
+    /// A piece of JSON written in the source (a key, punctuation).
+    mutating func raw(_ text: StaticString) { text.withUTF8Buffer { bytes.append(contentsOf: $0) } }
+
+    /// A piece of JSON made at run time (a quoted string, a number).
+    mutating func text(_ text: String) { bytes.append(contentsOf: text.utf8) }
+
+    var string: String { String(decoding: bytes, as: UTF8.self) }
 }

@@ -208,3 +208,125 @@ struct DeclaredMovesAfterReloadTests {
         }
     }
 }
+
+/// The state every client is sent is written as bytes, by appending (issue 32): it must
+/// read byte for byte as when it was built from strings, for every seat and a spectator,
+/// before the game starts and after every input, in every shipped game.
+struct StateTextSameBytesTests {
+    func channel(_ id: UInt64) -> ClientChannel {
+        let (_, ended) = AsyncStream.makeStream(of: Void.self)
+        return ClientChannel(id: id, connection: nil, backlog: 1000, ended: ended)
+    }
+
+    /// The server's clock moves between two reads: the texts are compared without it.
+    static func withoutClock(_ text: String) -> String {
+        text.replacingOccurrences(of: #""clock":-?[0-9]+"#, with: "\"clock\":_", options: .regularExpression)
+    }
+
+    @Test func everyShippedGamesStateReadsAsWhenItWasBuiltFromStrings() async throws {
+        let catalog = try RuleCatalog(directory: TestServer.repositoryRules)
+        let files = try FileManager.default.contentsOfDirectory(atPath: TestServer.repositoryRules).filter { $0.hasSuffix(".lua") }.sorted()
+        var compared = 0
+        for file in files {
+            guard let entry = catalog.entry(file), entry.rules.maxPlayers >= 2, entry.rules.minPlayers <= 3 else { continue }
+            let players = max(2, entry.rules.minPlayers)
+            let room = Room(id: "same", entry: entry, params: [], seed: 5, seats: players, deviceRolls: false, limits: ServerLimits(), log: nil)
+            #expect(await room.watch(client: channel(99)))
+            let names = ["Ann", "Bob", "Cy"].prefix(players)
+            for (index, name) in names.enumerated() {
+                #expect(await room.join(name: name, client: channel(UInt64(index + 1))))
+                let viewers: [String?] = names.prefix(index + 1).map(Optional.some) + [nil]
+                for viewer in viewers {
+                    let (new, old) = await (room.stateJSON(for: viewer), room.stateJSONBuiltFromStrings(for: viewer))
+                    #expect(Self.withoutClock(new) == Self.withoutClock(old), "\(file) before the start, \(viewer ?? "spectator")")
+                }
+            }
+            var picker = SeatMovesSameBytesTests.Picker(state: 5)
+            for seq in 1...40 {
+                guard let game = await room.game, !game.isOver else { break }
+                let current = game.currentPlayer ?? names[picker.next(players)]
+                let client = UInt64((names.firstIndex(of: current) ?? 0) + 1)
+                if let action = game.rules.actions.isEmpty ? nil : game.rules.actions[picker.next(game.rules.actions.count)],
+                   let lists = try? game.legalArguments(of: action, by: current), !lists.isEmpty, picker.next(2) == 0 {
+                    let arguments = lists[picker.next(lists.count)].compactMap { value -> ActionArgument? in
+                        switch value {
+                        case .integer(let n): return .integer(n)
+                        case .string(let s): return .string(s)
+                        case .boolean(let b): return .boolean(b)
+                        default: return nil
+                        }
+                    }
+                    await room.input(.action(name: action, arguments: arguments), seq: Int64(seq), from: client)
+                } else {
+                    await room.input(.roll(values: nil, flag: .ok), seq: Int64(seq), from: client)
+                }
+                for viewer in names.map(Optional.some) + [nil] {
+                    let (new, old) = await (room.stateJSON(for: viewer), room.stateJSONBuiltFromStrings(for: viewer))
+                    #expect(Self.withoutClock(new) == Self.withoutClock(old), "\(file) input \(seq), \(viewer ?? "spectator")")
+                    compared += 1
+                }
+            }
+        }
+        #expect(compared > 200)
+    }
+}
+
+extension Room {
+    /// `stateJSON(for:)` as it was written before issue 32's appends: from strings, `+` and interpolations.
+    func stateJSONBuiltFromStrings(for viewer: String?) -> String {
+        let rules = game?.rules ?? entry.rules
+        var out = "{\"rules\":{\"file\":\(entry.file.jsonQuoted),\"name\":\(rules.name.jsonQuoted),\"dice\":\(rules.dice.text.jsonQuoted),"
+            + "\"hasDice\":\(rules.hasDice),\"choices\":\(SeatView.choicesJSON(rules)),"
+            + "\"minPlayers\":\(rules.minPlayers),\"maxPlayers\":\(rules.maxPlayers),"
+            + "\"actions\":[\(rules.actions.map(\.jsonQuoted).joined(separator: ","))]},\"seats\":\(seatCount),"
+            + "\"deviceRolls\":\(deviceRolls),\"spectators\":\(subscribers.values.filter { $0.seat == nil }.count),"
+        guard let game, let session else {
+            let players = seats.enumerated().map { index, seat in
+                "{\"name\":\(seat.name.jsonQuoted),\"seat\":\(index + 1),\"connected\":\(seat.connections > 0)}"
+            }
+            return out + "\"phase\":\"waiting\",\"players\":[\(players.joined(separator: ","))]}"
+        }
+        let lines = game.hasView ? [] : session.describeState()
+        let current = game.currentPlayer
+        let players = seats.enumerated().map { index, seat -> String in
+            var fields = "{\"name\":\(seat.name.jsonQuoted),\"seat\":\(index + 1),\"connected\":\(seat.connections > 0),"
+                + "\"current\":\(seat.name == current && !game.isOver)"
+            if let table = game.player(seat.name).tableRef {
+                fields += ",\"out\":\(game.lua.get(table, "eliminated").isTruthy)"
+                switch game.hasView ? .nil : game.lua.get(table, "score") {
+                case .integer(let n): fields += ",\"score\":\(n)"
+                case .number(let d) where d.isFinite: fields += ",\"score\":\(d)"
+                default: break
+                }
+            }
+            let prefix = seat.name + ": "
+            if lines.indices.contains(index + 1), lines[index + 1].hasPrefix(prefix) {
+                fields += ",\"summary\":\(String(lines[index + 1].dropFirst(prefix.count)).jsonQuoted)"
+            }
+            return fields + "}"
+        }
+        let phase = game.isOver ? "over" : "playing"
+        out += "\"phase\":\"\(phase)\",\"players\":[\(players.joined(separator: ","))],\"current\":\((current.map(\.jsonQuoted)) ?? "null"),"
+        out += "\"now\":\(game.now),\"clock\":\(clockNow),\"nextTimer\":\(game.nextTimerDue.map(String.init) ?? "null"),"
+        let hex = { (value: Int) in String(format: "%02x", min(max(value, 0), 255)) }
+        let leds = game.led.colors(at: game.now).map { "\"#" + hex($0.red) + hex($0.green) + hex($0.blue) + "\"" }
+        out += "\"leds\":[\(leds.joined(separator: ","))],"
+        var tail = ""
+        switch game.outcome {
+        case .win(let p)?: tail += "\"outcome\":\("\(p) won".jsonQuoted),"
+        case .draw?: tail += "\"outcome\":\"a draw\","
+        case .loss(let p)?: tail += "\"outcome\":\("\(p) lost".jsonQuoted),"
+        case nil: break
+        }
+        if let status = game.statusLine() { tail += "\"status\":\(status.jsonQuoted)," }
+        if !lines.isEmpty { tail += "\"summary\":\((lines.first ?? "").jsonQuoted)," }
+        tail += "\"eventCount\":\(game.forgottenEvents + game.events.count)}"
+        if let lastRoll = SeatView.lastRollJSON(game, for: viewer) { out += "\"lastRoll\":\(lastRoll)," }
+        var written = SeatView.WrittenViews()
+        let (view, table) = SeatView.viewAndTableJSON(game, for: viewer, written: &written)
+        out += "\"view\":\(view),\"viewer\":\(viewer.map(\.jsonQuoted) ?? "null"),"
+        if let moves = SeatView.movesJSON(game, for: viewer) { out += "\"moves\":\(moves)," }
+        if let table { out += "\"table\":\(table)," }
+        return out + tail
+    }
+}
