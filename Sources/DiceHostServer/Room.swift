@@ -50,6 +50,9 @@ actor Room {
     nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
     /// Timer firings that failed in a row (the retry waits longer each time).
     private var timerFailures = 0
+    /// How the actions of `game` declare their arguments (`declaredMoves`): read from its
+    /// rules once, not for every broadcast; forgotten when the rules are reloaded.
+    var declaredMovesCache: (game: Game, declared: SeatView.MovesContext.Declared)?
 
     struct Subscriber {
         var client: ClientChannel
@@ -447,6 +450,7 @@ actor Room {
         do {
             try catchUpClock()
             let before = game.events.count
+            declaredMovesCache = nil
             try game.reload()
             watcher.watch(game)
             record("reload", time: game.now, events: game.events[before...])
@@ -504,10 +508,23 @@ actor Room {
             // Each seat its own message (SeatView): its events and its view.
             var carried: (client: UInt64, field: String)?
             if let ack, ack.inEvents { carried = (ack.client.id, "\"ack\":\(ack.seq),") } else { sendAck(ack) }
+            // Each event written once per form the seats see it in, not once per seat.
+            var texts = SeatView.EventTexts(events[max(0, first - forgotten)...])
             let acknowledged = broadcastPerSeat(carrying: carried) { viewer, state in
-                let list = SeatView.eventsJSON(events[max(0, first - forgotten)...], for: viewer)
-                return "{\"type\":\"events\",\"room\":\(self.id.jsonQuoted),\"first\":\(first),\"events\":[\(list)],"
-                    + "\"cause\":\(cause ?? "null"),\"state\":\(state)}"
+                let list = texts.listJSON(for: viewer)
+                var text = "{\"type\":\"events\",\"room\":"
+                text.reserveCapacity(list.utf8.count + state.utf8.count + (cause?.utf8.count ?? 4) + self.id.utf8.count + 80)
+                text += self.id.jsonQuoted
+                text += ",\"first\":"
+                text += String(first)
+                text += ",\"events\":["
+                text += list
+                text += "],\"cause\":"
+                text += cause ?? "null"
+                text += ",\"state\":"
+                text += state
+                text += "}"
+                return text
             }
             if carried != nil, !acknowledged { sendAck(ack) } // not a subscriber now: answered all the same
         } else {
@@ -549,9 +566,16 @@ actor Room {
                 text = make(viewer, stateJSON(for: viewer, &parts))
                 made[subscriber.seat] = text
             }
-            if let carried, carried.client == subscriber.client.id, let comma = text.firstIndex(of: ",") {
-                // After the message's "type": {"type":"events","ack":N,"room":…}
-                batch.add(String(text[...comma]) + carried.field + text[text.index(after: comma)...], to: subscriber.client)
+            if let carried, carried.client == subscriber.client.id, let comma = text.utf8.firstIndex(of: UInt8(ascii: ",")) {
+                // After the message's "type": {"type":"events","ack":N,"room":…} (found among the
+                // bytes: the type is ASCII, and a search by characters cost ~6 k instructions).
+                let split = text.utf8.index(after: comma)
+                var spliced = ""
+                spliced.reserveCapacity(text.utf8.count + carried.field.utf8.count)
+                spliced += text[..<split]
+                spliced += carried.field
+                spliced += text[split...]
+                batch.add(spliced, to: subscriber.client)
                 sentCarried = true
             } else {
                 batch.add(text, to: subscriber.client)

@@ -12,6 +12,41 @@ enum SeatView {
         events.compactMap { $0.seen(by: viewer)?.json }.joined(separator: ",")
     }
 
+    /// The events of one broadcast as each seat may see them, each written once per form
+    /// it is seen in (issue 32: every event was written again for every seat). An event's
+    /// text is made from the event as `seen(by:)` gives it to that seat, and shared only
+    /// with seats that see the very same event: no seat is sent more than `eventsJSON` sends it.
+    struct EventTexts {
+        private let events: [GameEvent]
+        /// Per event, the forms written so far (the event as seen, its JSON).
+        private var written: [[(seen: GameEvent, json: String)]]
+
+        init<S: Sequence>(_ events: S) where S.Element == GameEvent {
+            self.events = Array(events)
+            written = Array(repeating: [], count: self.events.count)
+        }
+
+        /// `eventsJSON(events, for: viewer)`, from the texts already written where it can.
+        mutating func listJSON(for viewer: String?) -> String {
+            var out = ""
+            var first = true
+            for index in events.indices {
+                guard let seen = events[index].seen(by: viewer) else { continue }
+                let json: String
+                if let known = written[index].first(where: { $0.seen == seen }) {
+                    json = known.json
+                } else {
+                    json = seen.json
+                    written[index].append((seen, json))
+                }
+                if !first { out += "," }
+                first = false
+                out += json
+            }
+            return out
+        }
+    }
+
     /// The texts of the views written for one moment of a game: a view whose text equals
     /// one already written shares that one's storage (in Snap every seat's view is the
     /// same). Equal texts, so no seat receives anything its own view does not hold.
@@ -61,17 +96,46 @@ enum SeatView {
     /// budget, and its list is capped (`Game.maxListedMoves`); a list that fails (a script
     /// error, the budget, the cap) leaves its action out rather than the state unsent.
     static func movesJSON(_ game: Game, for viewer: String?) -> String? {
+        movesJSON(game, for: viewer, MovesContext(game))
+    }
+
+    /// What `movesJSON` reads of the game that is the same for every seat at one moment:
+    /// how each action declares its arguments, whose turn it is, whether the game is over.
+    /// A broadcast reads it once for all its seats (issue 32: it was read once per seat).
+    struct MovesContext {
+        typealias Declared = [(action: String, arguments: Game.ActionArguments?)]
+        /// Each action and its declared arguments (nil: the declaration could not be read).
+        let declared: Declared
+        let current: String?
+        let isOver: Bool
+
+        /// `declared`: the game's declarations read before (`declarations(of:)`) while its rules are the same.
+        init(_ game: Game, declared: Declared? = nil) {
+            self.declared = declared ?? Self.declarations(of: game)
+            current = game.currentPlayer
+            isOver = game.isOver
+        }
+
+        /// How each action declares its arguments: read from the loaded rules (read-only
+        /// once loaded), so the same until the rules are reloaded.
+        static func declarations(of game: Game) -> Declared {
+            game.rules.actions.map { action in (action, try? game.declaredArguments(of: action)) }
+        }
+    }
+
+    /// `movesJSON(game, for: viewer)` with what every seat shares read once (`context`, of this moment).
+    static func movesJSON(_ game: Game, for viewer: String?, _ context: MovesContext) -> String? {
         guard let viewer, game.playerNames.contains(viewer) else { return nil }
-        let current = game.currentPlayer
+        let current = context.current
         // What each action may list; the functions of the position run together after.
         var listed: [(action: String, lists: [[LuaValue]]?)] = []
         var positional: [String] = []
-        for action in game.rules.actions {
-            let declared: Game.ActionArguments
-            do { declared = try game.declaredArguments(of: action) } catch { continue }
-            let mayMove = !game.isOver
+        let viewerIsOut = game.isOut(viewer)
+        for (action, declaredArguments) in context.declared {
+            guard let declared = declaredArguments else { continue }
+            let mayMove = !context.isOver
                 && (game.rules.anytime.contains(action) || current == nil || current == viewer)
-                && (game.rules.whileOut.contains(action) || !game.isOut(viewer))
+                && (game.rules.whileOut.contains(action) || !viewerIsOut)
             switch declared {
             case .notListed: continue
             case .lists(let fixed): listed.append((action, mayMove ? fixed : []))

@@ -138,24 +138,76 @@ public struct GameEvent: Equatable, Sendable, CustomStringConvertible {
     /// and U+2028/2029 and DEL too, so the text is also safe inside a script (the server's
     /// messages and web page use this).
     public static func quote(_ s: String) -> String {
-        // Plain printable ASCII without a quote or a backslash (most names and words) needs no escape.
-        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) { return "\"" + s + "\"" }
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029 || scalar.value == 0x7F {
-                    out += String(format: "\\u%04x", scalar.value)
-                } else {
-                    out.unicodeScalars.append(scalar)
+        // Byte by byte over the UTF-8 (issue 32: a server quotes every name and text of
+        // every message; scalar by scalar, a line with a card glyph cost ~8 k instructions).
+        // Every byte that needs an escape is ASCII, and U+2028/2029 are the only multi-byte
+        // characters escaped (E2 80 A8/A9); the other bytes are copied as they are.
+        var text = s
+        return text.withUTF8 { bytes -> String in
+            let count = bytes.count
+            var extra = 0
+            var index = 0
+            while index < count {
+                let byte = bytes[index]
+                if byte < 0x20 {
+                    extra += byte == 0x0A || byte == 0x09 || byte == 0x0D ? 1 : 5
+                } else if byte == 0x22 || byte == 0x5C {
+                    extra += 1
+                } else if byte == 0x7F {
+                    extra += 5
+                } else if byte == 0xE2, index + 2 < count, bytes[index + 1] == 0x80, bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9 {
+                    extra += 3
+                    index += 2
                 }
+                index += 1
+            }
+            return String(unsafeUninitializedCapacity: count + 2 + extra) { out in
+                out[0] = 0x22
+                var at = 1
+                func escape(_ second: UInt8) {
+                    out[at] = 0x5C
+                    out[at + 1] = second
+                    at += 2
+                }
+                func unicode(_ value: UInt32) {
+                    // \u and four lowercase hex digits, as String(format: "\\u%04x") wrote.
+                    out[at] = 0x5C
+                    out[at + 1] = UInt8(ascii: "u")
+                    out[at + 2] = hexDigits[Int((value >> 12) & 0x0F)]
+                    out[at + 3] = hexDigits[Int((value >> 8) & 0x0F)]
+                    out[at + 4] = hexDigits[Int((value >> 4) & 0x0F)]
+                    out[at + 5] = hexDigits[Int(value & 0x0F)]
+                    at += 6
+                }
+                if extra == 0, count > 0, let base = out.baseAddress, let source = bytes.baseAddress {
+                    (base + 1).update(from: source, count: count)
+                    at += count
+                } else {
+                    var index = 0
+                    while index < count {
+                        let byte = bytes[index]
+                        switch byte {
+                        case 0x22: escape(0x22)
+                        case 0x5C: escape(0x5C)
+                        case 0x0A: escape(UInt8(ascii: "n"))
+                        case 0x09: escape(UInt8(ascii: "t"))
+                        case 0x0D: escape(UInt8(ascii: "r"))
+                        case 0..<0x20, 0x7F: unicode(UInt32(byte))
+                        case 0xE2 where index + 2 < count && bytes[index + 1] == 0x80 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
+                            unicode(bytes[index + 2] == 0xA8 ? 0x2028 : 0x2029)
+                            index += 2
+                        default:
+                            out[at] = byte
+                            at += 1
+                        }
+                        index += 1
+                    }
+                }
+                out[at] = 0x22
+                return at + 1
             }
         }
-        return out + "\""
     }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 }
