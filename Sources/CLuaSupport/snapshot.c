@@ -5,78 +5,131 @@
 // the budget like other C work; and the restore never fails for lack of memory.
 #include "CLuaSupport.h"
 #include <limits.h>
+#include <string.h>
 
-/// snapshot(root) -> copies, metatables: copies[t] is a raw copy of every table t
-/// reachable from root through keys and values; metatables[t] is t's metatable.
+/* Whether the values at a and b are the same for a copy: raw-equal, and of one number
+   subtype with the same bits (1 and 1.0, 0.0 and -0.0 are raw-equal but print and
+   behave differently, so a copy holding the other would restore something else). */
+static int clua_same_value(lua_State *L, int a, int b) {
+    if (!lua_rawequal(L, a, b)) return 0;
+    if (lua_type(L, a) != LUA_TNUMBER) return 1;
+    int integer = lua_isinteger(L, a);
+    if (integer != lua_isinteger(L, b)) return 0;
+    if (integer) return 1;
+    lua_Number x = lua_tonumber(L, a), y = lua_tonumber(L, b);
+    return memcmp(&x, &y, sizeof x) == 0;
+}
+
+/* Marks the table at `slot` seen (in `copies`, until its copy is set) and queues it on
+   the work stack `work` if it is a table not seen before. */
+static void clua_queue_table(lua_State *L, int slot, int copies, int work, lua_Integer *pending) {
+    if (lua_type(L, slot) != LUA_TTABLE) return;
+    lua_pushvalue(L, slot);
+    if (lua_rawget(L, copies) == LUA_TNIL) {
+        lua_pushvalue(L, slot);
+        lua_pushboolean(L, 1);
+        lua_rawset(L, copies);
+        lua_pushvalue(L, slot);
+        lua_rawseti(L, work, ++*pending);
+    }
+    lua_pop(L, 1);
+}
+
+/* Whether the table at `copy` holds exactly the `entries` fields of the table at
+   `original` (same raw keys, the same values). Only reads. */
+static int clua_holds_same(lua_State *L, int original, int copy, lua_Integer entries) {
+    int top = lua_gettop(L);
+    lua_pushnil(L);
+    while (lua_next(L, copy)) {             /* top+1: key, top+2: value */
+        if (--entries < 0) { lua_settop(L, top); return 0; }
+        lua_pushvalue(L, top + 1);
+        lua_rawget(L, original);            /* top+3: the original's value */
+        int same = clua_same_value(L, top + 2, top + 3);
+        lua_settop(L, top + 1);
+        if (!same) { lua_settop(L, top); return 0; }
+    }
+    return entries == 0;
+}
+
+/// snapshot(root [, copies, metatables, tables]) -> copies, metatables, tables: copies[t]
+/// is a raw copy of every table t reachable from root through keys, values and
+/// metatables; metatables[t] is t's metatable; tables counts the copies. Given the
+/// result of an earlier snapshot, a table that still holds what its earlier copy holds
+/// shares that copy instead of getting a new one (copies are never written: restore and
+/// unchanged only read them), and the new maps are sized for as many tables: after an
+/// input most of `g` is as it was (issue 32: the copy after every input made every table
+/// anew, and collecting them was most of its cost).
 static int clua_snapshot(lua_State *L) {
     luaL_checktype(L, 1, LUA_TTABLE);
-    lua_settop(L, 1);
-    lua_newtable(L);                        /* 2: copies */
-    lua_newtable(L);                        /* 3: metatables */
-    lua_newtable(L);                        /* 4: work stack of tables to copy */
-    lua_Integer pending = 0;
-    lua_pushvalue(L, 1);
-    lua_rawseti(L, 4, ++pending);
-    lua_pushvalue(L, 1);
-    lua_pushboolean(L, 1);
-    lua_rawset(L, 2);                       /* marks root as seen until its copy exists */
+    int reusing = lua_type(L, 2) == LUA_TTABLE;
+    lua_Integer hint = reusing ? lua_tointeger(L, 4) : 0;
+    if (hint < 0 || hint > (1 << 20)) hint = 0;
+    lua_settop(L, 2);                       /* 2: earlier copies, or nil */
+    lua_createtable(L, 0, (int)hint);       /* 3: copies */
+    lua_newtable(L);                        /* 4: metatables */
+    lua_newtable(L);                        /* 5: work stack of tables to copy */
+    lua_Integer pending = 0, tables = 0;
+    clua_queue_table(L, 1, 3, 5, &pending);
     int64_t uncharged = 0;
     while (pending > 0) {
-        lua_rawgeti(L, 4, pending);         /* 5: the table */
+        lua_rawgeti(L, 5, pending);         /* 6: the table */
         lua_pushnil(L);
-        lua_rawseti(L, 4, pending--);
-        /* Its copy, sized for its entries at once: filled from empty, a table is rehashed
-           every time it doubles, which was most of what a copy of g cost (issue 32). */
+        lua_rawseti(L, 5, pending--);
+        tables++;
+        if (lua_getmetatable(L, 6)) {
+            /* The metatable's contents are state too: copied like any reachable table. */
+            clua_queue_table(L, lua_gettop(L), 3, 5, &pending);
+            lua_pushvalue(L, 6);
+            lua_insert(L, -2);
+            lua_rawset(L, 4);
+        }
+        /* Its entries counted, and the tables among them queued, in one walk. */
         lua_Integer entries = 0;
         lua_pushnil(L);
-        while (lua_next(L, 5)) { entries++; lua_pop(L, 1); }
-        lua_Unsigned border = lua_rawlen(L, 5);
-        lua_Integer listed = border <= (lua_Unsigned)entries ? (lua_Integer)border : 0;
-        lua_Integer keyed = entries - listed;
-        lua_createtable(L, listed > INT_MAX ? INT_MAX : (int)listed, keyed > INT_MAX ? INT_MAX : (int)keyed); /* 6 */
-        lua_pushvalue(L, 5);
-        lua_pushvalue(L, 6);
-        lua_rawset(L, 2);
-        if (lua_getmetatable(L, 5)) {
-            /* The metatable's contents are state too: copied like any reachable table. */
-            lua_pushvalue(L, -1);
-            if (lua_rawget(L, 2) == LUA_TNIL) {
-                lua_pushvalue(L, -2);
-                lua_pushboolean(L, 1);
-                lua_rawset(L, 2);
-                lua_pushvalue(L, -2);
-                lua_rawseti(L, 4, ++pending);
-            }
+        while (lua_next(L, 6)) {            /* 7: key, 8: value */
+            entries++;
+            clua_queue_table(L, 7, 3, 5, &pending);
+            clua_queue_table(L, 8, 3, 5, &pending);
             lua_pop(L, 1);
-            lua_pushvalue(L, 5);
-            lua_insert(L, -2);
-            lua_rawset(L, 3);
         }
-        lua_pushnil(L);
-        while (lua_next(L, 5)) {            /* 7: key, 8: value */
-            uncharged++;
-            for (int slot = 7; slot <= 8; slot++) {
-                if (lua_type(L, slot) != LUA_TTABLE) continue;
-                lua_pushvalue(L, slot);
-                if (lua_rawget(L, 2) == LUA_TNIL) {
-                    lua_pushvalue(L, slot);
-                    lua_pushboolean(L, 1);
-                    lua_rawset(L, 2);
-                    lua_pushvalue(L, slot);
-                    lua_rawseti(L, 4, ++pending);
-                }
-                lua_pop(L, 1);
-            }
+        uncharged += entries;
+        /* 7: an earlier copy, kept if it still holds the same. */
+        int reused = 0;
+        if (reusing) {
+            lua_pushvalue(L, 6);
+            reused = lua_rawget(L, 2) == LUA_TTABLE && clua_holds_same(L, 6, 7, entries);
+        }
+        if (reused) {
+            lua_pushvalue(L, 6);
             lua_pushvalue(L, 7);
-            lua_insert(L, -2);
-            lua_rawset(L, 6);
+            lua_rawset(L, 3);
+            lua_settop(L, 5);
+        } else {
+            lua_settop(L, 6);
+            /* Its copy, sized for its entries at once: filled from empty, a table is
+               rehashed every time it doubles (issue 32). */
+            lua_Unsigned border = lua_rawlen(L, 6);
+            lua_Integer listed = border <= (lua_Unsigned)entries ? (lua_Integer)border : 0;
+            lua_Integer keyed = entries - listed;
+            lua_createtable(L, listed > INT_MAX ? INT_MAX : (int)listed, keyed > INT_MAX ? INT_MAX : (int)keyed); /* 7 */
+            lua_pushvalue(L, 6);
+            lua_pushvalue(L, 7);
+            lua_rawset(L, 3);
+            lua_pushnil(L);
+            while (lua_next(L, 6)) {        /* 8: key, 9: value */
+                lua_pushvalue(L, 8);
+                lua_insert(L, -2);
+                lua_rawset(L, 7);
+            }
+            lua_settop(L, 5);
         }
-        lua_settop(L, 4);
         if (++uncharged >= 4096) { clua_charge_or_raise(L, uncharged); uncharged = 0; }
     }
     clua_charge_or_raise(L, uncharged + 1);
-    lua_settop(L, 3);
-    return 2;
+    lua_pushvalue(L, 3);
+    lua_pushvalue(L, 4);
+    lua_pushinteger(L, tables);
+    return 3;
 }
 
 /// restore(copies, metatables): puts every copied table back as it was.
@@ -138,7 +191,7 @@ static int clua_unchanged(lua_State *L) {
             fields++;
             lua_pushvalue(L, 5);
             lua_rawget(L, 4);               /* 7: the copy's value */
-            int same = lua_rawequal(L, 6, 7);
+            int same = clua_same_value(L, 6, 7);
             lua_pop(L, 2);
             if (!same) { lua_pushboolean(L, 0); return 1; }
         }

@@ -29,7 +29,7 @@ extension Game {
                 try body()
                 try drainPendingTurns()
                 // Not kept, not taken: the next input takes its copy when it begins.
-                return keepsRollbackCopy ? try takeSnapshot(after: true) : []
+                return keepsRollbackCopy ? try takeSnapshot(after: true, reusing: before) : []
             }
         } catch {
             lua.withoutBudget { _ = try? lua.call(api.restore, before, budget: .some(nil)) }
@@ -54,18 +54,21 @@ extension Game {
         return snapshot
     }
 
-    /// Copies every table reachable from `g` (values, keys, metatables). When memory is
-    /// short, the undo history goes first; then the input that grew the state is refused.
-    func takeSnapshot(after input: Bool) throws -> [LuaValue] {
+    /// Copies every table reachable from `g` (values, keys, metatables). A table that
+    /// still holds what its copy in `earlier` (the copy this input began from) holds
+    /// shares that copy: copies are only read, and after an input most of `g` is as it
+    /// was (issue 32). When memory is short, the undo history goes first; then the input
+    /// that grew the state is refused.
+    func takeSnapshot(after input: Bool, reusing earlier: [LuaValue] = []) throws -> [LuaValue] {
         // The copies are the host's, never the script's: they take no identities.
         let serial = lua.creationSerial
         defer { lua.creationSerial = serial }
         do {
-            return try lua.call(api.snapshot, [.table(g)], budget: .some(nil))
+            return try lua.call(api.snapshot, [.table(g)] + earlier, budget: .some(nil))
         } catch let error as LuaError where error.kind == .memory && !undoStack.isEmpty {
             undoStack.removeAll()
             lua.collectGarbage()
-            return try takeSnapshot(after: input)
+            return try takeSnapshot(after: input, reusing: earlier)
         } catch let error as LuaError where error.kind == .memory {
             throw GameError.refused(input
                 ? "the game state grew too large to keep a copy for rollback and undo (the memory cap is \(lua.limits.memoryBytes) bytes); the input was rolled back"
