@@ -242,7 +242,7 @@ public final class LuaState {
     /// `snapshot(root [, earlier...])`, which copies every table reachable from `root`
     /// (through keys, values and metatables) and returns the copies (an `earlier`
     /// snapshot's copy of a table that still holds the same is shared, not made again:
-    /// copies are only ever read) and their count, `restore(copies...)`, which puts
+    /// copies are only ever read) and their counts, `restore(copies...)`, which puts
     /// each table back as it was, in place, and `unchanged(copies...)`, which says whether
     /// every copied table still is as it was (reading only). All use raw access only.
     public func snapshotFunctions() -> (snapshot: LuaValue, restore: LuaValue, unchanged: LuaValue) {

@@ -54,7 +54,7 @@ import Testing
         let (tables, shared) = try shared(game, after, before)
         // g and its metatable, state, stack, pile, 52 cards and their metatable, params,
         // the players' list and tables: the flip changed the stack and the pile only.
-        try #require(after.count == 3)
+        try #require(after.count == 4)
         #expect(after[2] == .integer(Int64(tables)))
         #expect(tables >= 60)
         #expect(shared == tables - 2)

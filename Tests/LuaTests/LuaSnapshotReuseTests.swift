@@ -30,8 +30,9 @@ import Testing
     @Test func aCopyGivenAnEarlierOneSharesTheCopiesOfTablesThatStayedTheSame() throws {
         let (lua, f, root) = try state()
         let first = try lua.call(f.snapshot, root)
-        try #require(first.count == 3)
+        try #require(first.count == 4)
         #expect(first[2] == .integer(11)) // root, state, stack, 3 cards, Card, pile, players, Ann, Bob
+        #expect(first[3] == .integer(3))  // the cards have a metatable
         _ = try lua.run("local s = root.state; s.pile[#s.pile + 1] = table.remove(s.stack); root.now = 5", chunkName: "flip.lua")
         let second = try lua.call(f.snapshot, root + first)
         #expect(second[2] == .integer(11))
@@ -81,5 +82,26 @@ import Testing
         // The copy taken after the write holds the other one, not the shared earlier copy.
         _ = try lua.call(f.restore, second)
         #expect(try lua.run("return \(shown)", chunkName: "shown.lua") == shownAfter)
+    }
+
+    /// Many tables, reached more than once and in cycles, are each copied once (the set of
+    /// tables seen grows as it fills), and restored.
+    @Test func manyTablesReachedSeveralTimesAreCopiedOnceEach() throws {
+        let (lua, f, _) = try state()
+        let root = try lua.run("""
+            local shared = {}
+            many = {}
+            for i = 1, 5000 do many[i] = {n = i, shared = shared, back = many} end
+            shared.first = many[1]
+            return many
+            """, chunkName: "many.lua")
+        let first = try lua.call(f.snapshot, root)
+        #expect(first[2] == .integer(5002))
+        _ = try lua.run("many[2500].n = 0 many[5000] = nil", chunkName: "w.lua")
+        let second = try lua.call(f.snapshot, root + first)
+        #expect(second[2] == .integer(5001))
+        _ = try lua.call(f.restore, first)
+        #expect(try lua.run("return #many, many[2500].n, many[5000].shared.first == many[1]", chunkName: "r.lua")
+                == [.integer(5000), .integer(2500), .boolean(true)])
     }
 }

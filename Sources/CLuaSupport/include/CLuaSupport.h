@@ -220,8 +220,9 @@ void clua_push_position_encoder_factory(lua_State *L);
 void clua_push_position_decoder(lua_State *L);
 
 /* snapshot.c: copies of the tables reachable from a root, and their restoration */
-/// Pushes snapshot(root [, copies, metatables, tables]) -> copies, metatables, tables
-/// (an earlier snapshot's copies of tables still the same are shared),
+/// Pushes snapshot(root [, copies, metatables, tables, metatabled]) -> copies,
+/// metatables, tables, metatabled (an earlier snapshot's copies of tables still the same
+/// are shared),
 /// restore(copies, metatables) and unchanged(copies, metatables) -> boolean.
 void clua_push_snapshot_functions(lua_State *L);
 

@@ -32,7 +32,10 @@ extension Game {
                 return keepsRollbackCopy ? try takeSnapshot(after: true, reusing: before) : []
             }
         } catch {
-            lua.withoutBudget { _ = try? lua.call(api.restore, before, budget: .some(nil)) }
+            // Compared first, rewritten only if something changed: most failed inputs are
+            // refused before any hook wrote (a flip out of turn), and a compare only reads
+            // (issue 32: the restore of every table was most of what a refusal cost).
+            putBack(before)
             rollBack(to: saved)
             lastSnapshot = keepsRollbackCopy ? before : nil
             throw error
