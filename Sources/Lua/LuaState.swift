@@ -243,7 +243,8 @@ public final class LuaState {
     /// (through keys, values and metatables) and returns the copies (an `earlier`
     /// snapshot's copy of a table that still holds the same is shared, not made again:
     /// copies are only ever read) and their counts, `restore(copies...)`, which puts
-    /// each table back as it was, in place, and `unchanged(copies...)`, which says whether
+    /// each table back as it was, in place (rewriting only those that differ from their
+    /// copy; true when none did), and `unchanged(copies...)`, which says whether
     /// every copied table still is as it was (reading only). All use raw access only.
     public func snapshotFunctions() -> (snapshot: LuaValue, restore: LuaValue, unchanged: LuaValue) {
         clua_push_snapshot_functions(L)

@@ -104,4 +104,17 @@ import Testing
         #expect(try lua.run("return #many, many[2500].n, many[5000].shared.first == many[1]", chunkName: "r.lua")
                 == [.integer(5000), .integer(2500), .boolean(true)])
     }
+
+    /// A restore compares each table with its copy and rewrites only those that differ,
+    /// saying whether all were as copied (a look that wrote nothing, or one field).
+    @Test func aRestoreSaysWhetherAnythingDifferedAndPutsBackWhatDid() throws {
+        let (lua, f, root) = try state()
+        let copy = try lua.call(f.snapshot, root)
+        #expect(try lua.call(f.restore, copy) == [.boolean(true)])
+        _ = try lua.run("root.now = 7 setmetatable(root.players[1], {})", chunkName: "look.lua")
+        #expect(try lua.call(f.restore, copy) == [.boolean(false)])
+        #expect(try lua.run("return root.now, getmetatable(root.players[1])", chunkName: "r.lua") == [.integer(0), .nil])
+        #expect(try lua.call(f.restore, copy) == [.boolean(true)])
+        #expect(try lua.call(f.unchanged, copy).first == .boolean(true))
+    }
 }

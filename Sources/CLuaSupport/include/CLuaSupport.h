@@ -222,8 +222,8 @@ void clua_push_position_decoder(lua_State *L);
 /* snapshot.c: copies of the tables reachable from a root, and their restoration */
 /// Pushes snapshot(root [, copies, metatables, tables, metatabled]) -> copies,
 /// metatables, tables, metatabled (an earlier snapshot's copies of tables still the same
-/// are shared),
-/// restore(copies, metatables) and unchanged(copies, metatables) -> boolean.
+/// are shared), restore(copies, metatables) -> boolean (whether all were as copied; only
+/// the tables that differ are rewritten) and unchanged(copies, metatables) -> boolean.
 void clua_push_snapshot_functions(lua_State *L);
 
 /* simulation.c: what a fast simulation's Lua driver needs per game and per roll */

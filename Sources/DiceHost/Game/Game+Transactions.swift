@@ -122,14 +122,12 @@ extension Game {
     }
 
     /// Puts the tables of `copies` (a `snapshot`) back as they were copied, if anything
-    /// wrote to them; true when nothing had (they were only compared, not rewritten).
+    /// wrote to them; true when nothing had (they were only compared, not rewritten). One
+    /// walk: `restore` compares each table with its copy and rewrites only those that
+    /// differ (issue 32: a look that caught `g.now` up rewrote every table).
     @discardableResult
     func putBack(_ copies: [LuaValue]) -> Bool {
-        lua.withoutBudget {
-            guard (try? lua.call(api.unchanged, copies, budget: .some(nil)).first) != .boolean(true) else { return true }
-            _ = try? lua.call(api.restore, copies, budget: .some(nil))
-            return false
-        }
+        lua.withoutBudget { (try? lua.call(api.restore, copies, budget: .some(nil)).first) == .boolean(true) }
     }
 
     func rollBack(to saved: Checkpoint) {
