@@ -239,9 +239,12 @@ public final class LuaState {
     /// from a signal handler. Works while an instruction budget is armed.
     public var interruptHandle: LuaInterruptHandle { LuaInterruptHandle(context: context) }
 
-    /// `snapshot(root)`, which copies every table reachable from `root` (through keys,
-    /// values and metatables) and returns the copies, `restore(copies...)`, which puts
-    /// each table back as it was, in place, and `unchanged(copies...)`, which says whether
+    /// `snapshot(root [, earlier...])`, which copies every table reachable from `root`
+    /// (through keys, values and metatables) and returns the copies (an `earlier`
+    /// snapshot's copy of a table that still holds the same is shared, not made again:
+    /// copies are only ever read) and their counts, `restore(copies...)`, which puts
+    /// each table back as it was, in place (rewriting only those that differ from their
+    /// copy; true when none did), and `unchanged(copies...)`, which says whether
     /// every copied table still is as it was (reading only). All use raw access only.
     public func snapshotFunctions() -> (snapshot: LuaValue, restore: LuaValue, unchanged: LuaValue) {
         clua_push_snapshot_functions(L)

@@ -220,8 +220,10 @@ void clua_push_position_encoder_factory(lua_State *L);
 void clua_push_position_decoder(lua_State *L);
 
 /* snapshot.c: copies of the tables reachable from a root, and their restoration */
-/// Pushes snapshot(root) -> copies, metatables, restore(copies, metatables) and
-/// unchanged(copies, metatables) -> boolean.
+/// Pushes snapshot(root [, copies, metatables, tables, metatabled]) -> copies,
+/// metatables, tables, metatabled (an earlier snapshot's copies of tables still the same
+/// are shared), restore(copies, metatables) -> boolean (whether all were as copied; only
+/// the tables that differ are rewritten) and unchanged(copies, metatables) -> boolean.
 void clua_push_snapshot_functions(lua_State *L);
 
 /* simulation.c: what a fast simulation's Lua driver needs per game and per roll */

@@ -29,10 +29,13 @@ extension Game {
                 try body()
                 try drainPendingTurns()
                 // Not kept, not taken: the next input takes its copy when it begins.
-                return keepsRollbackCopy ? try takeSnapshot(after: true) : []
+                return keepsRollbackCopy ? try takeSnapshot(after: true, reusing: before) : []
             }
         } catch {
-            lua.withoutBudget { _ = try? lua.call(api.restore, before, budget: .some(nil)) }
+            // Compared first, rewritten only if something changed: most failed inputs are
+            // refused before any hook wrote (a flip out of turn), and a compare only reads
+            // (issue 32: the restore of every table was most of what a refusal cost).
+            putBack(before)
             rollBack(to: saved)
             lastSnapshot = keepsRollbackCopy ? before : nil
             throw error
@@ -54,18 +57,21 @@ extension Game {
         return snapshot
     }
 
-    /// Copies every table reachable from `g` (values, keys, metatables). When memory is
-    /// short, the undo history goes first; then the input that grew the state is refused.
-    func takeSnapshot(after input: Bool) throws -> [LuaValue] {
+    /// Copies every table reachable from `g` (values, keys, metatables). A table that
+    /// still holds what its copy in `earlier` (the copy this input began from) holds
+    /// shares that copy: copies are only read, and after an input most of `g` is as it
+    /// was (issue 32). When memory is short, the undo history goes first; then the input
+    /// that grew the state is refused.
+    func takeSnapshot(after input: Bool, reusing earlier: [LuaValue] = []) throws -> [LuaValue] {
         // The copies are the host's, never the script's: they take no identities.
         let serial = lua.creationSerial
         defer { lua.creationSerial = serial }
         do {
-            return try lua.call(api.snapshot, [.table(g)], budget: .some(nil))
+            return try lua.call(api.snapshot, [.table(g)] + earlier, budget: .some(nil))
         } catch let error as LuaError where error.kind == .memory && !undoStack.isEmpty {
             undoStack.removeAll()
             lua.collectGarbage()
-            return try takeSnapshot(after: input)
+            return try takeSnapshot(after: input, reusing: earlier)
         } catch let error as LuaError where error.kind == .memory {
             throw GameError.refused(input
                 ? "the game state grew too large to keep a copy for rollback and undo (the memory cap is \(lua.limits.memoryBytes) bytes); the input was rolled back"
@@ -116,14 +122,12 @@ extension Game {
     }
 
     /// Puts the tables of `copies` (a `snapshot`) back as they were copied, if anything
-    /// wrote to them; true when nothing had (they were only compared, not rewritten).
+    /// wrote to them; true when nothing had (they were only compared, not rewritten). One
+    /// walk: `restore` compares each table with its copy and rewrites only those that
+    /// differ (issue 32: a look that caught `g.now` up rewrote every table).
     @discardableResult
     func putBack(_ copies: [LuaValue]) -> Bool {
-        lua.withoutBudget {
-            guard (try? lua.call(api.unchanged, copies, budget: .some(nil)).first) != .boolean(true) else { return true }
-            _ = try? lua.call(api.restore, copies, budget: .some(nil))
-            return false
-        }
+        lua.withoutBudget { (try? lua.call(api.restore, copies, budget: .some(nil)).first) == .boolean(true) }
     }
 
     func rollBack(to saved: Checkpoint) {

@@ -125,7 +125,9 @@ extension Game {
             var copyOfView: [LuaValue]?
             if hasView, case .table(let t) = value {
                 let given = lua.makeTable(array: [.table(t), lua.get(g, "params")])
-                copyOfView = lua.withoutBudget { try? lua.call(api.snapshot, [.table(given)], budget: .some(nil)) }
+                // g's tables in it share their copies in the last input's copy (unless a
+                // hook wrote to them): only the view's own tables are copied anew.
+                copyOfView = lua.withoutBudget { try? lua.call(api.snapshot, [.table(given)] + (lastSnapshot ?? []), budget: .some(nil)) }
             }
             var shared = copyOfView != nil
             if case .table = value {} else { shared = true } // a string or number: nothing to write into
