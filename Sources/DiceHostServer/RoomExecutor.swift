@@ -10,7 +10,8 @@ import Foundation
 final class RoomExecutor: SerialExecutor, RoomThreadPool.Work, @unchecked Sendable {
     private let pool: RoomThreadPool
     private let lock = NSLock()
-    private var jobs: [UnownedJob] = []
+    /// Jobs in order; `resumed`: a job of a task resumed while it preferred `resumption`.
+    private var jobs: [(job: UnownedJob, resumed: Bool)] = []
     private var head = 0
     /// In a lane's queue or running: then a new job only joins `jobs`.
     private var scheduled = false
@@ -21,10 +22,28 @@ final class RoomExecutor: SerialExecutor, RoomThreadPool.Work, @unchecked Sendab
         account = RoomCPUAccount(limits: limits, now: RoomCPUAccount.now())
     }
 
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
+    /// The room's executor as the task executor a room's task prefers while the room waits
+    /// for something another thread finishes (`GroupCommit.wait`): a continuation resumed
+    /// from that thread goes to the generic executor, i.e. to the task's preferred one,
+    /// before the task hops to the room. Preferring the reader's event loop, that was a
+    /// wake-up of the loop and a second one of a room thread per stored input; preferring
+    /// this, the resumed task is queued as one of the room's jobs and runs on its executor
+    /// (issue 32).
+    @available(macOS 15.0, *)
+    var resumption: Resumption { Resumption(self) }
+
+    @available(macOS 15.0, *)
+    final class Resumption: TaskExecutor {
+        let room: RoomExecutor
+        init(_ room: RoomExecutor) { self.room = room }
+        func enqueue(_ job: consuming ExecutorJob) { room.add(UnownedJob(job), resumed: true) }
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) { add(UnownedJob(job), resumed: false) }
+
+    private func add(_ job: UnownedJob, resumed: Bool) {
         lock.lock()
-        jobs.append(job)
+        jobs.append((job, resumed))
         let schedule = !scheduled
         scheduled = true
         lock.unlock()
@@ -33,22 +52,31 @@ final class RoomExecutor: SerialExecutor, RoomThreadPool.Work, @unchecked Sendab
 
     func asUnownedSerialExecutor() -> UnownedSerialExecutor { UnownedSerialExecutor(ordinary: self) }
 
-    func runOne() {
+    func runOne(in current: RoomThreadPool.Lane) {
         lock.lock()
-        let job = jobs[head]
+        let (job, resumed) = jobs[head]
         head += 1
         if head == jobs.count { jobs.removeAll(keepingCapacity: true); head = 0 }
         lock.unlock()
         let start = threadCPUSeconds()
-        job.runSynchronously(on: asUnownedSerialExecutor())
+        if #available(macOS 15.0, *), resumed {
+            // On the room's executor as one of its jobs: the task's next step is its hop to
+            // the room, which finds it there (no second job).
+            job.runSynchronously(isolatedTo: asUnownedSerialExecutor(), taskExecutor: resumption.asUnownedTaskExecutor())
+        } else {
+            job.runSynchronously(on: asUnownedSerialExecutor())
+        }
         let used = threadCPUSeconds() - start
         lock.lock()
-        account.charge(used, now: RoomCPUAccount.now())
+        let now = RoomCPUAccount.now()
+        account.charge(used, now: now)
         let more = head < jobs.count
         if !more { scheduled = false }
+        let heavy = more && account.isHeavy(now: now)
         lock.unlock()
-        // One job, then to the back of the queue: rooms take turns.
-        if more { lane().schedule(self) }
+        // One job, then to the back of the queue: rooms take turns. The thread that ran it
+        // takes its lane's next job itself: no other is woken for this one.
+        if more { (heavy ? pool.heavy : pool.normal).schedule(self, requeuedBy: current) }
     }
 
     private func lane() -> RoomThreadPool.Lane {
@@ -65,6 +93,13 @@ final class RoomExecutor: SerialExecutor, RoomThreadPool.Work, @unchecked Sendab
         return account.admit(now: RoomCPUAccount.now())
     }
 
+    /// Jobs queued and not yet run (for the tests).
+    var queuedJobs: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return jobs.count - head
+    }
+
     /// CPU seconds the room has used.
     var cpuSecondsUsed: Double {
         lock.lock()
@@ -72,3 +107,11 @@ final class RoomExecutor: SerialExecutor, RoomThreadPool.Work, @unchecked Sendab
         return account.used
     }
 }
+
+/// An actor whose serial executor is a `RoomExecutor` (a `Room`): what waits on its behalf
+/// can have it resumed on that executor (`RoomExecutor.resumption`).
+protocol OnRoomExecutor: Actor {
+    nonisolated var executor: RoomExecutor { get }
+}
+
+extension Room: OnRoomExecutor {}

@@ -129,7 +129,7 @@ struct ThreadHopsTests {
 
     /// A room-like actor that waits for its ticket and says how many jobs the task's
     /// preferred executor ran meanwhile.
-    actor TicketWaiter {
+    actor TicketWaiter: OnRoomExecutor {
         nonisolated let executor = RoomExecutor(limits: ServerLimits())
         nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
         @available(macOS 15.0, *)
@@ -151,16 +151,71 @@ struct ThreadHopsTests {
         let waiter = TicketWaiter()
         let elsewhere = try await withTaskExecutorPreference(counting) { try await waiter.wait(for: ticket, in: commits, counting: counting) }
         // A nonisolated async `wait` hopped off the room to the task's preferred executor
-        // (a connection's event loop in the server) and back, a wake-up each way. (One it
-        // cannot save: a continuation resumed by the drain goes by the preferred executor.)
+        // (a connection's event loop in the server) and back, a wake-up each way. (For a
+        // ticket not yet stored, see the test below: the drain's resumption.)
         #expect(elsewhere == 0, "no job of the task's preferred executor ran while the room asked")
+    }
+
+    @available(macOS 15.0, *)
+    @Test func aRoomWhoseTicketIsStoredWhileItWaitsIsResumedOnItsOwnExecutorNotTheReadersLoop() async throws {
+        let store = GroupCommitTests.GatedStore()
+        let commits = GroupCommit(store: store)
+        let ticket = commits.enqueue([.input(room: "r", StoredInput(n: 1, line: "as Ann roll", time: 0, events: "[]"))])
+        await store.waitUntilHeld()
+        let counting = CountingTaskExecutor()
+        let waiter = TicketWaiter()
+        let waiting = Task { try await withTaskExecutorPreference(counting) { try await waiter.wait(for: ticket, in: commits, counting: counting) } }
+        while commits.waiting == 0 { await Task.yield() }
+        await store.open()
+        let elsewhere = try await waiting.value
+        // The drain resumed the waiting room: through the task's preferred executor (the
+        // reader's event loop in the server: a wake-up of it, then one of a room thread)
+        // before; as one job of the room's own executor now.
+        #expect(elsewhere == 0, "the drain's resumption went straight to the room's executor")
+    }
+
+    /// An actor on a room executor of a pool of its own, noting the thread of each job.
+    actor PooledRoom {
+        nonisolated let executor: RoomExecutor
+        nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+        private(set) var threads: [pthread_t] = []
+        init(pool: RoomThreadPool) { executor = RoomExecutor(pool: pool, limits: ServerLimits()) }
+        func hold(entered: DispatchSemaphore, release: DispatchSemaphore) {
+            threads.append(pthread_self())
+            entered.signal()
+            release.wait()
+        }
+        func note() { threads.append(pthread_self()) }
+    }
+
+    @Test func aRoomsJobsQueuedBehindOneAnotherRunOnTheThreadThatRanTheFirstAndWakeNoOther() async throws {
+        let pool = RoomThreadPool(normalThreads: 3, maximumNormalThreads: 3, heavyThreads: 1)
+        let room = PooledRoom(pool: pool)
+        let entered = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let first = Task { await room.hold(entered: entered, release: release) }
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async { entered.wait(); done.resume() }
+        }
+        let notes = (0..<4).map { _ in Task { await room.note() } }
+        while room.executor.queuedJobs < 4 { await Task.yield() }
+        let wakeUpsBefore = pool.normal.wakeUps
+        release.signal()
+        await first.value
+        for note in notes { await note.value }
+        let wakeUpsAfter = pool.normal.wakeUps
+        let threads = await room.threads
+        #expect(threads.count == 5)
+        #expect(Set(threads.map { UInt($0) }).count == 1, "every job of the room on the thread that ran the first")
+        // Each job went to the back of the lane's queue and was taken by the thread that ran
+        // the one before: no other thread was woken for it (each was a futex wake-up before).
+        #expect(wakeUpsAfter == wakeUpsBefore)
     }
 
     /// A job a lane runs once.
     final class LaneJob: RoomThreadPool.Work {
         let body: @Sendable () -> Void
         init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-        func runOne() { body() }
+        func runOne(in lane: RoomThreadPool.Lane) { body() }
     }
 
     @Test func aLaneWhoseOnlyThreadIsHeldStartsAnotherForTheJobWaitingBehindIt() {
