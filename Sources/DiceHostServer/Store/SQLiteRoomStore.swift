@@ -73,7 +73,11 @@ final class SQLiteRoomStore: RoomStore, StoreWithWriterThread {
             for statement in StoreSchema.create { _ = try await connection.query(statement) }
             let format = try await connection.query("SELECT value FROM \(StoreSchema.markerTable) WHERE key = 'format'").first?.column("value")?.string
             if let format, format != StoreSchema.format {
-                throw StoreError("\(location) is a DiceHost room store of format \(format); this dicehost reads format \(StoreSchema.format)")
+                guard StoreSchema.formatsBroughtUp.contains(format) else {
+                    throw StoreError("\(location) is a DiceHost room store of format \(format); this dicehost reads format \(StoreSchema.format)")
+                }
+                for statement in StoreSchema.upgrade { _ = try await connection.query(statement) }
+                _ = try await connection.query("UPDATE \(StoreSchema.markerTable) SET value = ? WHERE key = 'format'", [.text(StoreSchema.format)])
             }
             _ = try await connection.query("INSERT OR IGNORE INTO \(StoreSchema.markerTable) (key, value) VALUES ('format', ?)", [.text(StoreSchema.format)])
             _ = try await connection.query("COMMIT")
@@ -87,7 +91,19 @@ final class SQLiteRoomStore: RoomStore, StoreWithWriterThread {
         _ = try await connection.query("BEGIN IMMEDIATE")
         do {
             for writes in batch {
-                for write in writes { try await apply(write) }
+                // A seat's new sequence number goes into the row of the input it came with
+                // (format 2): the seat's own row is not written again for each input.
+                var carried: [Int: (seat: Int, seq: Int64)] = [:], folded = Set<Int>()
+                for (index, write) in writes.enumerated() {
+                    guard case .lastSeq(let room, let seat, let seq) = write,
+                          let input = writes[..<index].lastIndex(where: { if case .input(room, _) = $0 { return true } else { return false } }),
+                          carried[input] == nil else { continue }
+                    carried[input] = (seat, seq)
+                    folded.insert(index)
+                }
+                for (index, write) in writes.enumerated() where !folded.contains(index) {
+                    try await apply(write, seat: carried[index])
+                }
             }
             _ = try await connection.query("COMMIT")
         } catch {
@@ -97,7 +113,8 @@ final class SQLiteRoomStore: RoomStore, StoreWithWriterThread {
         return [:]
     }
 
-    private func apply(_ write: StoreWrite) async throws {
+    /// `seat`: the seat whose input `write` is, with its new sequence number (format 2).
+    private func apply(_ write: StoreWrite, seat sender: (seat: Int, seq: Int64)? = nil) async throws {
         switch write {
         case .room(let room):
             // An id may be taken again once its room finished: the old room's rows go first.
@@ -116,8 +133,9 @@ final class SQLiteRoomStore: RoomStore, StoreWithWriterThread {
         case .start(let room, let header):
             _ = try await connection.query("UPDATE rooms SET header = ? WHERE id = ?", [.text(header), .text(room)])
         case .input(let room, let input):
-            _ = try await connection.query("INSERT INTO inputs (room, n, input, t, events) VALUES (?, ?, ?, ?, ?)",
-                                           [.text(room), .integer(Int(input.n)), .text(input.line), .integer(Int(input.time)), .text(input.events)])
+            _ = try await connection.query("INSERT INTO inputs (room, n, input, t, events, seat, seq) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                                           [.text(room), .integer(Int(input.n)), .text(input.line), .integer(Int(input.time)), .text(input.events),
+                                            sender.map { .integer($0.seat + 1) } ?? .null, sender.map { .integer(Int($0.seq)) } ?? .null])
         case .lastSeq(let room, let seat, let seq):
             _ = try await connection.query("UPDATE seats SET last_seq = ? WHERE room = ? AND seat = ?", [.integer(Int(seq)), .text(room), .integer(seat + 1)])
         case .finish(let room, let reason):
@@ -150,11 +168,21 @@ final class SQLiteRoomStore: RoomStore, StoreWithWriterThread {
                                              tokenSHA256: try field("token", seat.column("token_sha256")?.string),
                                              lastSeq: Int64(try field("last_seq", seat.column("last_seq")?.integer))))
             }
-            for input in try await connection.query("SELECT n, input, t, events FROM inputs WHERE room = ? ORDER BY n", [.text(id)]) {
-                room.inputs.append(StoredInput(n: Int64(try field("input n", input.column("n")?.integer)),
-                                               line: try field("input", input.column("input")?.string),
-                                               time: Int64(try field("input t", input.column("t")?.integer)),
-                                               events: try field("events", input.column("events")?.string)))
+            for input in try await connection.query("SELECT n, input, t, events, seat, seq FROM inputs WHERE room = ? ORDER BY n", [.text(id)]) {
+                let stored = StoredInput(n: Int64(try field("input n", input.column("n")?.integer)),
+                                         line: try field("input", input.column("input")?.string),
+                                         time: Int64(try field("input t", input.column("t")?.integer)),
+                                         events: try field("events", input.column("events")?.string))
+                room.inputs.append(stored)
+                // The seat's sequence number as of this input (format 2; NULL: a timer's input).
+                if let seat = input.column("seat"), !seat.isNull {
+                    let number = try field("input \(stored.n) seat", seat.integer)
+                    let seq = Int64(try field("input \(stored.n) seq", input.column("seq")?.integer))
+                    guard let index = Int(exactly: number).map({ $0 - 1 }), room.seats.indices.contains(index) else {
+                        throw StoreError("\(location): room \(id) input \(stored.n) names seat \(number); the room has \(room.seats.count)")
+                    }
+                    room.seats[index].lastSeq = max(room.seats[index].lastSeq, seq)
+                }
             }
             rooms.append(room)
         }
