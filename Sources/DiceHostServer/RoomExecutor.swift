@@ -52,13 +52,12 @@ final class RoomExecutor: SerialExecutor, RoomThreadPool.Work, @unchecked Sendab
 
     func asUnownedSerialExecutor() -> UnownedSerialExecutor { UnownedSerialExecutor(ordinary: self) }
 
-    func runOne(in current: RoomThreadPool.Lane) {
+    func runOne(in current: RoomThreadPool.Lane, cpu start: Double) -> Double {
         lock.lock()
         let (job, resumed) = jobs[head]
         head += 1
         if head == jobs.count { jobs.removeAll(keepingCapacity: true); head = 0 }
         lock.unlock()
-        let start = threadCPUSeconds()
         if #available(macOS 15.0, *), resumed {
             // On the room's executor as one of its jobs: the task's next step is its hop to
             // the room, which finds it there (no second job).
@@ -66,7 +65,8 @@ final class RoomExecutor: SerialExecutor, RoomThreadPool.Work, @unchecked Sendab
         } else {
             job.runSynchronously(on: asUnownedSerialExecutor())
         }
-        let used = threadCPUSeconds() - start
+        let end = threadCPUSeconds()
+        let used = end - start
         lock.lock()
         let now = RoomCPUAccount.now()
         account.charge(used, now: now)
@@ -77,6 +77,7 @@ final class RoomExecutor: SerialExecutor, RoomThreadPool.Work, @unchecked Sendab
         // One job, then to the back of the queue: rooms take turns. The thread that ran it
         // takes its lane's next job itself: no other is woken for this one.
         if more { (heavy ? pool.heavy : pool.normal).schedule(self, requeuedBy: current) }
+        return end
     }
 
     private func lane() -> RoomThreadPool.Lane {

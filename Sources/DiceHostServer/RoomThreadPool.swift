@@ -14,9 +14,13 @@ import Glibc
 /// many jobs cannot hold a thread while another room waits.
 final class RoomThreadPool: Sendable {
     /// Work a lane runs: one job each time it is picked; it asks to be queued again itself
-    /// (`schedule(_:requeuedBy:)` with the lane it ran in).
+    /// (`schedule(_:requeuedBy:)` with the lane it ran in). `cpu` is the thread's CPU clock
+    /// (`threadCPUSeconds`) read when its last job ended; it returns the clock read when this
+    /// one ended: one read of that clock per job, not two (it is a system call, and a room
+    /// runs several jobs an input; the pool's few microseconds between two jobs are charged
+    /// to the second).
     protocol Work: AnyObject, Sendable {
-        func runOne(in lane: Lane)
+        func runOne(in lane: Lane, cpu: Double) -> Double
     }
 
     /// `@unchecked Sendable`: its queue, counts and busy times are read and written only
@@ -129,6 +133,7 @@ final class RoomThreadPool: Sendable {
         }
 
         private func run(_ number: Int) {
+            var cpu = threadCPUSeconds()
             while true {
                 condition.lock()
                 idle += 1
@@ -154,7 +159,7 @@ final class RoomThreadPool: Sendable {
                 }
                 busySince[number] = RoomCPUAccount.now()
                 condition.unlock()
-                work.runOne(in: self)
+                cpu = work.runOne(in: self, cpu: cpu)
                 condition.lock()
                 busySince[number] = nil
                 condition.unlock()
@@ -213,7 +218,10 @@ final class RoomThreadPool: Sendable {
     private final class OneShot: Work {
         let body: @Sendable () -> Void
         init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-        func runOne(in lane: Lane) { body() }
+        func runOne(in lane: Lane, cpu: Double) -> Double {
+            body()
+            return threadCPUSeconds()
+        }
     }
 }
 

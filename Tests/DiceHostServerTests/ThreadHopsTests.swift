@@ -215,7 +215,10 @@ struct ThreadHopsTests {
     final class LaneJob: RoomThreadPool.Work {
         let body: @Sendable () -> Void
         init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-        func runOne(in lane: RoomThreadPool.Lane) { body() }
+        func runOne(in lane: RoomThreadPool.Lane, cpu: Double) -> Double {
+            body()
+            return cpu
+        }
     }
 
     @Test func aLaneWhoseOnlyThreadIsHeldStartsAnotherForTheJobWaitingBehindIt() {
