@@ -10,8 +10,7 @@ import Foundation
 final class RoomExecutor: SerialExecutor, RoomThreadPool.Work, @unchecked Sendable {
     private let pool: RoomThreadPool
     private let lock = NSLock()
-    /// Jobs in order; `resumed`: a job of a task resumed while it preferred `resumption`.
-    private var jobs: [(job: UnownedJob, resumed: Bool)] = []
+    private var jobs: [UnownedJob] = []
     private var head = 0
     /// In a lane's queue or running: then a new job only joins `jobs`.
     private var scheduled = false
@@ -22,28 +21,10 @@ final class RoomExecutor: SerialExecutor, RoomThreadPool.Work, @unchecked Sendab
         account = RoomCPUAccount(limits: limits, now: RoomCPUAccount.now())
     }
 
-    /// The room's executor as the task executor a room's task prefers while the room waits
-    /// for something another thread finishes (`GroupCommit.wait`): a continuation resumed
-    /// from that thread goes to the generic executor, i.e. to the task's preferred one,
-    /// before the task hops to the room. Preferring the reader's event loop, that was a
-    /// wake-up of the loop and a second one of a room thread per stored input; preferring
-    /// this, the resumed task is queued as one of the room's jobs and runs on its executor
-    /// (issue 32).
-    @available(macOS 15.0, *)
-    var resumption: Resumption { Resumption(self) }
-
-    @available(macOS 15.0, *)
-    final class Resumption: TaskExecutor {
-        let room: RoomExecutor
-        init(_ room: RoomExecutor) { self.room = room }
-        func enqueue(_ job: consuming ExecutorJob) { room.add(UnownedJob(job), resumed: true) }
-    }
-
-    func enqueue(_ job: consuming ExecutorJob) { add(UnownedJob(job), resumed: false) }
-
-    private func add(_ job: UnownedJob, resumed: Bool) {
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
         lock.lock()
-        jobs.append((job, resumed))
+        jobs.append(job)
         let schedule = !scheduled
         scheduled = true
         lock.unlock()
@@ -54,17 +35,11 @@ final class RoomExecutor: SerialExecutor, RoomThreadPool.Work, @unchecked Sendab
 
     func runOne(in current: RoomThreadPool.Lane, cpu start: Double) -> Double {
         lock.lock()
-        let (job, resumed) = jobs[head]
+        let job = jobs[head]
         head += 1
         if head == jobs.count { jobs.removeAll(keepingCapacity: true); head = 0 }
         lock.unlock()
-        if #available(macOS 15.0, *), resumed {
-            // On the room's executor as one of its jobs: the task's next step is its hop to
-            // the room, which finds it there (no second job).
-            job.runSynchronously(isolatedTo: asUnownedSerialExecutor(), taskExecutor: resumption.asUnownedTaskExecutor())
-        } else {
-            job.runSynchronously(on: asUnownedSerialExecutor())
-        }
+        job.runSynchronously(on: asUnownedSerialExecutor())
         let end = threadCPUSeconds()
         let used = end - start
         lock.lock()
@@ -108,11 +83,3 @@ final class RoomExecutor: SerialExecutor, RoomThreadPool.Work, @unchecked Sendab
         return account.used
     }
 }
-
-/// An actor whose serial executor is a `RoomExecutor` (a `Room`): what waits on its behalf
-/// can have it resumed on that executor (`RoomExecutor.resumption`).
-protocol OnRoomExecutor: Actor {
-    nonisolated var executor: RoomExecutor { get }
-}
-
-extension Room: OnRoomExecutor {}
