@@ -5,6 +5,7 @@ by thread name (digits in names folded: `NIO-ELT-0-#1` and `NIO-ELT-0-#0` are on
 """
 import argparse
 import collections
+import os
 import re
 
 SYSCALL = re.compile(r"^(\d+)\s+([a-z_0-9]+)\(")
@@ -31,7 +32,7 @@ def family(name):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--threads", required=True, help="`TID SWEEP VOLUNTARY INVOLUNTARY NAME` lines")
+    parser.add_argument("--threads", required=True, help="`TID SWEEP VOLUNTARY INVOLUNTARY UTIME STIME NAME` lines")
     parser.add_argument("--inputs", type=int, required=True, help="inputs answered (the client's count)")
     parser.add_argument("--strace", help="strace -f output")
     parser.add_argument("--cpu", help="the server's user and system CPU seconds before and after: 'U0 S0 U1 S1'")
@@ -41,21 +42,25 @@ def main():
     names, first, last = {}, {}, {}
     with open(args.threads) as f:
         for line in f:
-            parts = line.split(None, 4)
+            # `TID SWEEP VOLUNTARY INVOLUNTARY UTIME STIME NAME` (older runs: without the times).
+            parts = line.split(None, 6)
             if len(parts) < 5 or not parts[2].isdigit() or not parts[3].isdigit():
                 continue
-            tid, sweep, voluntary, involuntary, name = parts[0], parts[1], int(parts[2]), int(parts[3]), parts[4].strip()
-            names[tid] = name
+            timed = len(parts) == 7 and parts[4].isdigit() and parts[5].isdigit()
+            tid, sweep, voluntary, involuntary = parts[0], parts[1], int(parts[2]), int(parts[3])
+            user, system = (int(parts[4]), int(parts[5])) if timed else (0, 0)
+            names[tid] = (parts[6] if timed else " ".join(parts[4:])).strip()
             if sweep == "start":
-                first[tid] = (voluntary, involuntary)
-            last[tid] = (voluntary, involuntary)
-    switches = collections.defaultdict(lambda: [0, 0, 0])
-    for tid, (voluntary, involuntary) in last.items():
-        v0, i0 = first.get(tid, (0, 0))
+                first[tid] = (voluntary, involuntary, user, system)
+            last[tid] = (voluntary, involuntary, user, system)
+    hz = os.sysconf("SC_CLK_TCK")
+    switches = collections.defaultdict(lambda: [0, 0, 0, 0, 0])
+    for tid, now in last.items():
+        before = first.get(tid, (0, 0, 0, 0))
         row = switches[family(names[tid])]
-        row[0] += voluntary - v0
-        row[1] += involuntary - i0
-        row[2] += 1
+        for i in range(4):
+            row[i] += now[i] - before[i]
+        row[4] += 1
 
     calls = collections.defaultdict(collections.Counter)
     if args.strace:
@@ -72,9 +77,10 @@ def main():
     rows = sorted(set(switches) | set(calls), key=lambda n: -(sum(calls[n].values()) + switches[n][0] + switches[n][1]))
     total_calls = collections.Counter()
     for name in rows:
-        voluntary, involuntary, threads = switches.get(name, [0, 0, 0])
+        voluntary, involuntary, user, system, threads = switches.get(name, [0, 0, 0, 0, 0])
         total_calls.update(calls[name])
-        line = "  %-48s %2d threads  switches %6.2f voluntary %6.2f involuntary" % (name, threads, voluntary / inputs, involuntary / inputs)
+        line = "  %-48s %2d threads  switches %6.2f voluntary %6.2f involuntary  CPU %5.0f us (user %5.0f, system %4.0f)" % (
+            name, threads, voluntary / inputs, involuntary / inputs, 1e6 * (user + system) / hz / inputs, 1e6 * user / hz / inputs, 1e6 * system / hz / inputs)
         if args.strace:
             top = ", ".join("%s %.2f" % (call, count / inputs) for call, count in calls[name].most_common(6))
             line += "  syscalls %6.2f: %s" % (sum(calls[name].values()) / inputs, top)

@@ -7,22 +7,26 @@
 # (voluntary: the thread waited; involuntary: it was preempted) from /proc/PID/task/*/status.
 # Also the server's user and system CPU per input (/proc/PID/stat). Joins and game set-ups count too: run it at two lengths and take the difference per input
 # for the marginal figures. strace's own stops slow the server (and add switches):
-# SYSCALLS_STRACE=0 counts only the context switches, untraced. PROFILE_GAME=liars-dice
+# SYSCALLS_STRACE=0 counts only the context switches, untraced. SYSCALLS_STORE=none serves
+# without a room store (the store's share, by difference). CPU is also split by thread
+# (user/system from /proc/PID/task/*/stat, clock ticks: coarse). PROFILE_GAME=liars-dice
 # plays Liar's Dice. Needs .build-venv with websockets (loadtest/run.sh makes it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=$1 rooms=$2 seconds=$3
 work=$(mktemp -d /tmp/dicehost-syscalls.XXXXXX); mkdir -p "$work/logs"
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-"$bin" serve rules --host 127.0.0.1 --port "$port" --logs "$work/logs" > "$work/server.out" 2>&1 &
+"$bin" serve rules --host 127.0.0.1 --port "$port" --logs "$work/logs" ${SYSCALLS_STORE:+--store "$SYSCALLS_STORE"} > "$work/server.out" 2>&1 &
 pid=$!
 for _ in $(seq 100); do grep -q "http://" "$work/server.out" 2>/dev/null && break; sleep 0.1; done
-# Every thread's name and context switches: `TID SWEEP VOLUNTARY INVOLUNTARY NAME` lines.
+# Every thread's name, context switches and CPU ticks:
+# `TID SWEEP VOLUNTARY INVOLUNTARY UTIME STIME NAME` lines.
 snapshot() {
   for task in /proc/"$pid"/task/*; do
-    printf '%s %s %s %s %s\n' "${task##*/}" "$1" \
+    printf '%s %s %s %s %s %s\n' "${task##*/}" "$1" \
       "$(awk '/^voluntary_ctxt_switches/ {print $2}' "$task/status" 2>/dev/null)" \
       "$(awk '/^nonvoluntary_ctxt_switches/ {print $2}' "$task/status" 2>/dev/null)" \
+      "$(awk '{ split($0, a, ") "); split(a[2], f, " "); print f[12], f[13] }' "$task/stat" 2>/dev/null)" \
       "$(cat "$task/comm" 2>/dev/null)"
   done >> "$work/threads.txt" 2>/dev/null || true
 }

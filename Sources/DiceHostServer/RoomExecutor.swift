@@ -33,22 +33,26 @@ final class RoomExecutor: SerialExecutor, RoomThreadPool.Work, @unchecked Sendab
 
     func asUnownedSerialExecutor() -> UnownedSerialExecutor { UnownedSerialExecutor(ordinary: self) }
 
-    func runOne() {
+    func runOne(in current: RoomThreadPool.Lane, cpu start: Double) -> Double {
         lock.lock()
         let job = jobs[head]
         head += 1
         if head == jobs.count { jobs.removeAll(keepingCapacity: true); head = 0 }
         lock.unlock()
-        let start = threadCPUSeconds()
         job.runSynchronously(on: asUnownedSerialExecutor())
-        let used = threadCPUSeconds() - start
+        let end = threadCPUSeconds()
+        let used = end - start
         lock.lock()
-        account.charge(used, now: RoomCPUAccount.now())
+        let now = RoomCPUAccount.now()
+        account.charge(used, now: now)
         let more = head < jobs.count
         if !more { scheduled = false }
+        let heavy = more && account.isHeavy(now: now)
         lock.unlock()
-        // One job, then to the back of the queue: rooms take turns.
-        if more { lane().schedule(self) }
+        // One job, then to the back of the queue: rooms take turns. The thread that ran it
+        // takes its lane's next job itself: no other is woken for this one.
+        if more { (heavy ? pool.heavy : pool.normal).schedule(self, requeuedBy: current) }
+        return end
     }
 
     private func lane() -> RoomThreadPool.Lane {
@@ -63,6 +67,13 @@ final class RoomExecutor: SerialExecutor, RoomThreadPool.Work, @unchecked Sendab
         lock.lock()
         defer { lock.unlock() }
         return account.admit(now: RoomCPUAccount.now())
+    }
+
+    /// Jobs queued and not yet run (for the tests).
+    var queuedJobs: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return jobs.count - head
     }
 
     /// CPU seconds the room has used.

@@ -13,9 +13,14 @@ import Glibc
 /// waits its turn in its lane's queue, one job at a time, round robin, so a room with
 /// many jobs cannot hold a thread while another room waits.
 final class RoomThreadPool: Sendable {
-    /// Work a lane runs: one job each time it is picked; it asks to be queued again itself.
+    /// Work a lane runs: one job each time it is picked; it asks to be queued again itself
+    /// (`schedule(_:requeuedBy:)` with the lane it ran in). `cpu` is the thread's CPU clock
+    /// (`threadCPUSeconds`) read when its last job ended; it returns the clock read when this
+    /// one ended: one read of that clock per job, not two (it is a system call, and a room
+    /// runs several jobs an input; the pool's few microseconds between two jobs are charged
+    /// to the second).
     protocol Work: AnyObject, Sendable {
-        func runOne()
+        func runOne(in lane: Lane, cpu: Double) -> Double
     }
 
     /// `@unchecked Sendable`: its queue, counts and busy times are read and written only
@@ -34,7 +39,11 @@ final class RoomThreadPool: Sendable {
         private let base: Int
         private let maximum: Int
         private var threads = 0
+        /// Threads waiting for a job, and those of them signalled and not yet awake.
         private var idle = 0
+        private var wakesInFlight = 0
+        /// Threads woken for a job so far (for the tests).
+        private var wakeUpsSent = 0
         /// When each running job started (by worker number), for the stall check.
         private var busySince: [Int: Double] = [:]
         private var nextWorker = 0
@@ -83,14 +92,31 @@ final class RoomThreadPool: Sendable {
             thread.start()
         }
 
-        func schedule(_ work: Work) {
+        func schedule(_ work: Work) { schedule(work, requeuedBy: nil) }
+
+        /// Queues `work`. `requeuedBy` is the lane whose worker asks, from the end of the job
+        /// it just ran (a room with more jobs going to the back of the queue): that worker
+        /// takes the next job of its lane itself, so a job it covers wakes no other thread
+        /// (each such wake-up was a futex wake, a context switch and a thread that found its
+        /// job taken or took it from under the one that would have run it next; issue 32).
+        func schedule(_ work: Work, requeuedBy: Lane?) {
+            let worker = requeuedBy === self ? 1 : 0
             condition.lock()
             ready.append(work)
+            let waiting = ready.count - head
+            // Takers on their way: threads signalled and not yet awake, and the asking worker.
+            let wake = waiting > wakesInFlight + worker && idle > wakesInFlight
+            if wake {
+                wakesInFlight += 1
+                wakeUpsSent += 1
+            }
             // Each idle thread (one signalled and not yet running counts too) takes one job:
             // more jobs waiting than that only arise here, and then the watch must look.
-            let uncovered = ready.count - head > idle
-            condition.signal()
+            let uncovered = waiting > idle + worker
             condition.unlock()
+            // Signalled after the lock is let go: a thread woken with it still held wakes only
+            // to wait for the lock (a second futex wake-up when it is let go).
+            if wake { condition.signal() }
             if uncovered, watched {
                 alarm.lock()
                 rung = true
@@ -99,13 +125,25 @@ final class RoomThreadPool: Sendable {
             }
         }
 
+        /// Threads woken for a job so far.
+        var wakeUps: Int {
+            condition.lock()
+            defer { condition.unlock() }
+            return wakeUpsSent
+        }
+
         private func run(_ number: Int) {
+            var cpu = threadCPUSeconds()
             while true {
                 condition.lock()
                 idle += 1
                 while head == ready.count {
                     // A thread started for a stall leaves once it has been idle a while.
-                    if !condition.wait(until: Date(timeIntervalSinceNow: 2)), head == ready.count, threads > base {
+                    let signalled = condition.wait(until: Date(timeIntervalSinceNow: 2))
+                    // Awake, signalled or not: one fewer on its way (counting too few on their
+                    // way only wakes a thread more).
+                    if wakesInFlight > 0 { wakesInFlight -= 1 }
+                    if !signalled, head == ready.count, threads > base {
                         idle -= 1
                         threads -= 1
                         condition.unlock()
@@ -121,7 +159,7 @@ final class RoomThreadPool: Sendable {
                 }
                 busySince[number] = RoomCPUAccount.now()
                 condition.unlock()
-                work.runOne()
+                cpu = work.runOne(in: self, cpu: cpu)
                 condition.lock()
                 busySince[number] = nil
                 condition.unlock()
@@ -180,7 +218,10 @@ final class RoomThreadPool: Sendable {
     private final class OneShot: Work {
         let body: @Sendable () -> Void
         init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-        func runOne() { body() }
+        func runOne(in lane: Lane, cpu: Double) -> Double {
+            body()
+            return threadCPUSeconds()
+        }
     }
 }
 

@@ -156,11 +156,51 @@ struct ThreadHopsTests {
         #expect(elsewhere == 0, "no job of the task's preferred executor ran while the room asked")
     }
 
+    /// An actor on a room executor of a pool of its own, noting the thread of each job.
+    actor PooledRoom {
+        nonisolated let executor: RoomExecutor
+        nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+        private(set) var threads: [pthread_t] = []
+        init(pool: RoomThreadPool) { executor = RoomExecutor(pool: pool, limits: ServerLimits()) }
+        func hold(entered: DispatchSemaphore, release: DispatchSemaphore) {
+            threads.append(pthread_self())
+            entered.signal()
+            release.wait()
+        }
+        func note() { threads.append(pthread_self()) }
+    }
+
+    @Test func aRoomsJobsQueuedBehindOneAnotherRunOnTheThreadThatRanTheFirstAndWakeNoOther() async throws {
+        let pool = RoomThreadPool(normalThreads: 3, maximumNormalThreads: 3, heavyThreads: 1)
+        let room = PooledRoom(pool: pool)
+        let entered = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let first = Task { await room.hold(entered: entered, release: release) }
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async { entered.wait(); done.resume() }
+        }
+        let notes = (0..<4).map { _ in Task { await room.note() } }
+        while room.executor.queuedJobs < 4 { await Task.yield() }
+        let wakeUpsBefore = pool.normal.wakeUps
+        release.signal()
+        await first.value
+        for note in notes { await note.value }
+        let wakeUpsAfter = pool.normal.wakeUps
+        let threads = await room.threads
+        #expect(threads.count == 5)
+        #expect(Set(threads.map { UInt($0) }).count == 1, "every job of the room on the thread that ran the first")
+        // Each job went to the back of the lane's queue and was taken by the thread that ran
+        // the one before: no other thread was woken for it (each was a futex wake-up before).
+        #expect(wakeUpsAfter == wakeUpsBefore)
+    }
+
     /// A job a lane runs once.
     final class LaneJob: RoomThreadPool.Work {
         let body: @Sendable () -> Void
         init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-        func runOne() { body() }
+        func runOne(in lane: RoomThreadPool.Lane, cpu: Double) -> Double {
+            body()
+            return cpu
+        }
     }
 
     @Test func aLaneWhoseOnlyThreadIsHeldStartsAnotherForTheJobWaitingBehindIt() {

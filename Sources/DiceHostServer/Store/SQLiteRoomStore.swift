@@ -73,7 +73,11 @@ final class SQLiteRoomStore: RoomStore, StoreWithWriterThread {
             for statement in StoreSchema.create { _ = try await connection.query(statement) }
             let format = try await connection.query("SELECT value FROM \(StoreSchema.markerTable) WHERE key = 'format'").first?.column("value")?.string
             if let format, format != StoreSchema.format {
-                throw StoreError("\(location) is a DiceHost room store of format \(format); this dicehost reads format \(StoreSchema.format)")
+                guard StoreSchema.formatsBroughtUp.contains(format) else {
+                    throw StoreError("\(location) is a DiceHost room store of format \(format); this dicehost reads format \(StoreSchema.format)")
+                }
+                for statement in StoreSchema.upgrade { _ = try await connection.query(statement) }
+                _ = try await connection.query("UPDATE \(StoreSchema.markerTable) SET value = ? WHERE key = 'format'", [.text(StoreSchema.format)])
             }
             _ = try await connection.query("INSERT OR IGNORE INTO \(StoreSchema.markerTable) (key, value) VALUES ('format', ?)", [.text(StoreSchema.format)])
             _ = try await connection.query("COMMIT")
@@ -84,11 +88,31 @@ final class SQLiteRoomStore: RoomStore, StoreWithWriterThread {
     }
 
     func commit(_ batch: [[StoreWrite]]) async throws -> [Int: StoreRefusal] {
+        var statements: [Statement] = []
+        for writes in batch {
+            // A seat's new sequence number goes into the row of the input it came with
+            // (format 2): the seat's own row is not written again for each input.
+            var carried: [Int: (seat: Int, seq: Int64)] = [:], folded = Set<Int>()
+            for (index, write) in writes.enumerated() {
+                guard case .lastSeq(let room, let seat, let seq) = write,
+                      let input = writes[..<index].lastIndex(where: { if case .input(room, _) = $0 { return true } else { return false } }),
+                      carried[input] == nil else { continue }
+                carried[input] = (seat, seq)
+                folded.insert(index)
+            }
+            for (index, write) in writes.enumerated() where !folded.contains(index) {
+                statements += Self.statements(for: write, seat: carried[index])
+            }
+        }
+        // One statement is a transaction of its own (autocommit, synced as any commit):
+        // without BEGIN and COMMIT, a lone input is one trip to the store's thread, not three.
+        if statements.count == 1 {
+            do { _ = try await connection.query(statements[0].sql, statements[0].binds) } catch { throw StoreError(Self.explain(error)) }
+            return [:]
+        }
         _ = try await connection.query("BEGIN IMMEDIATE")
         do {
-            for writes in batch {
-                for write in writes { try await apply(write) }
-            }
+            for statement in statements { _ = try await connection.query(statement.sql, statement.binds) }
             _ = try await connection.query("COMMIT")
         } catch {
             _ = try? await connection.query("ROLLBACK")
@@ -97,32 +121,43 @@ final class SQLiteRoomStore: RoomStore, StoreWithWriterThread {
         return [:]
     }
 
-    private func apply(_ write: StoreWrite) async throws {
+    private struct Statement {
+        var sql: String
+        var binds: [SQLiteData]
+        init(_ sql: String, _ binds: [SQLiteData]) {
+            self.sql = sql
+            self.binds = binds
+        }
+    }
+
+    /// The statements that make `write`; `seat`: the seat whose input it is, with its new
+    /// sequence number (format 2).
+    private static func statements(for write: StoreWrite, seat sender: (seat: Int, seq: Int64)?) -> [Statement] {
         switch write {
         case .room(let room):
             // An id may be taken again once its room finished: the old room's rows go first.
-            for table in ["inputs", "seats"] { _ = try await connection.query("DELETE FROM \(table) WHERE room = ?", [.text(room.id)]) }
-            _ = try await connection.query("DELETE FROM rooms WHERE id = ?", [.text(room.id)])
-            _ = try await connection.query(
-                "INSERT INTO rooms (id, rules, rules_sha256, params, seed, seats, device_rolls, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [.text(room.id), .text(room.rulesFile), .text(room.rulesSHA256), .text(StoreSchema.paramsText(room.params)),
-                 .text(String(room.seed)), .integer(room.seatCount), .integer(room.deviceRolls ? 1 : 0), .integer(Int(room.created))])
+            return ["inputs", "seats"].map { Statement("DELETE FROM \($0) WHERE room = ?", [.text(room.id)]) } + [
+                Statement("DELETE FROM rooms WHERE id = ?", [.text(room.id)]),
+                Statement("INSERT INTO rooms (id, rules, rules_sha256, params, seed, seats, device_rolls, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                          [.text(room.id), .text(room.rulesFile), .text(room.rulesSHA256), .text(StoreSchema.paramsText(room.params)),
+                           .text(String(room.seed)), .integer(room.seatCount), .integer(room.deviceRolls ? 1 : 0), .integer(Int(room.created))]),
+            ]
         case .seats(let room, let seats):
-            _ = try await connection.query("DELETE FROM seats WHERE room = ?", [.text(room)])
-            for (index, seat) in seats.enumerated() {
-                _ = try await connection.query("INSERT INTO seats (room, seat, name, token_sha256, last_seq) VALUES (?, ?, ?, ?, ?)",
-                                               [.text(room), .integer(index + 1), .text(seat.name), .text(seat.tokenSHA256), .integer(Int(seat.lastSeq))])
+            return [Statement("DELETE FROM seats WHERE room = ?", [.text(room)])] + seats.enumerated().map { index, seat in
+                Statement("INSERT INTO seats (room, seat, name, token_sha256, last_seq) VALUES (?, ?, ?, ?, ?)",
+                          [.text(room), .integer(index + 1), .text(seat.name), .text(seat.tokenSHA256), .integer(Int(seat.lastSeq))])
             }
         case .start(let room, let header):
-            _ = try await connection.query("UPDATE rooms SET header = ? WHERE id = ?", [.text(header), .text(room)])
+            return [Statement("UPDATE rooms SET header = ? WHERE id = ?", [.text(header), .text(room)])]
         case .input(let room, let input):
-            _ = try await connection.query("INSERT INTO inputs (room, n, input, t, events) VALUES (?, ?, ?, ?, ?)",
-                                           [.text(room), .integer(Int(input.n)), .text(input.line), .integer(Int(input.time)), .text(input.events)])
+            return [Statement("INSERT INTO inputs (room, n, input, t, events, seat, seq) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                              [.text(room), .integer(Int(input.n)), .text(input.line), .integer(Int(input.time)), .text(input.events),
+                               sender.map { .integer($0.seat + 1) } ?? .null, sender.map { .integer(Int($0.seq)) } ?? .null])]
         case .lastSeq(let room, let seat, let seq):
-            _ = try await connection.query("UPDATE seats SET last_seq = ? WHERE room = ? AND seat = ?", [.integer(Int(seq)), .text(room), .integer(seat + 1)])
+            return [Statement("UPDATE seats SET last_seq = ? WHERE room = ? AND seat = ?", [.integer(Int(seq)), .text(room), .integer(seat + 1)])]
         case .finish(let room, let reason):
-            _ = try await connection.query("UPDATE rooms SET finished = ?, closed_reason = ? WHERE id = ?",
-                                           [.integer(Int(Date().timeIntervalSince1970)), .text(reason), .text(room)])
+            return [Statement("UPDATE rooms SET finished = ?, closed_reason = ? WHERE id = ?",
+                              [.integer(Int(Date().timeIntervalSince1970)), .text(reason), .text(room)])]
         }
     }
 
@@ -150,11 +185,21 @@ final class SQLiteRoomStore: RoomStore, StoreWithWriterThread {
                                              tokenSHA256: try field("token", seat.column("token_sha256")?.string),
                                              lastSeq: Int64(try field("last_seq", seat.column("last_seq")?.integer))))
             }
-            for input in try await connection.query("SELECT n, input, t, events FROM inputs WHERE room = ? ORDER BY n", [.text(id)]) {
-                room.inputs.append(StoredInput(n: Int64(try field("input n", input.column("n")?.integer)),
-                                               line: try field("input", input.column("input")?.string),
-                                               time: Int64(try field("input t", input.column("t")?.integer)),
-                                               events: try field("events", input.column("events")?.string)))
+            for input in try await connection.query("SELECT n, input, t, events, seat, seq FROM inputs WHERE room = ? ORDER BY n", [.text(id)]) {
+                let stored = StoredInput(n: Int64(try field("input n", input.column("n")?.integer)),
+                                         line: try field("input", input.column("input")?.string),
+                                         time: Int64(try field("input t", input.column("t")?.integer)),
+                                         events: try field("events", input.column("events")?.string))
+                room.inputs.append(stored)
+                // The seat's sequence number as of this input (format 2; NULL: a timer's input).
+                if let seat = input.column("seat"), !seat.isNull {
+                    let number = try field("input \(stored.n) seat", seat.integer)
+                    let seq = Int64(try field("input \(stored.n) seq", input.column("seq")?.integer))
+                    guard let index = Int(exactly: number).map({ $0 - 1 }), room.seats.indices.contains(index) else {
+                        throw StoreError("\(location): room \(id) input \(stored.n) names seat \(number); the room has \(room.seats.count)")
+                    }
+                    room.seats[index].lastSeq = max(room.seats[index].lastSeq, seq)
+                }
             }
             rooms.append(room)
         }

@@ -2,9 +2,21 @@ import Foundation
 
 /// The store's tables, in one place. A file with tables but no `dicehost_store` is not a
 /// room store and is refused; one of another format too.
+///
+/// Format 2 (issue 32): an input's row holds the seat that sent it and that seat's new
+/// sequence number (`seat`, `seq`; NULL for a timer's input), written with the input
+/// instead of an update of the seat's row: a stored input is one page written to the WAL,
+/// not two (the seats table's page). A seat's last sequence number is the larger of its
+/// row's `last_seq` and its inputs' `seq`. A format 1 file is brought to format 2 when
+/// opened (two columns added); a dicehost that reads format 1 refuses a format 2 file.
 enum StoreSchema {
     static let markerTable = "dicehost_store"
-    static let format = "1"
+    static let format = "2"
+    static let formatsBroughtUp = ["1"]
+    static let upgrade = [
+        "ALTER TABLE inputs ADD COLUMN seat INTEGER",
+        "ALTER TABLE inputs ADD COLUMN seq INTEGER",
+    ]
 
     static let create = [
         "CREATE TABLE IF NOT EXISTS dicehost_store (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
@@ -19,7 +31,7 @@ enum StoreSchema {
         """,
         """
         CREATE TABLE IF NOT EXISTS inputs (room TEXT NOT NULL REFERENCES rooms(id), n INTEGER NOT NULL, input TEXT NOT NULL,
-            t INTEGER NOT NULL, events TEXT NOT NULL, PRIMARY KEY (room, n))
+            t INTEGER NOT NULL, events TEXT NOT NULL, seat INTEGER, seq INTEGER, PRIMARY KEY (room, n))
         """,
     ]
 
