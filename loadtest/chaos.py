@@ -340,7 +340,13 @@ def read_sqlite(path):
         rooms[room_id] = {"header": header, "inputs": [], "seats": {}, "closed": closed}
     for room_id, n, line, t, events in db.execute("SELECT room, n, input, t, events FROM inputs ORDER BY room, n"):
         rooms[room_id]["inputs"].append((n, line, t, events))
-    for room_id, seat, name, last_seq in db.execute("SELECT room, seat, name, last_seq FROM seats"):
+    # A seat's last sequence number: its row's, or (store format 2) the highest one an input
+    # of that seat carries in its own row, as the server reads it back.
+    columns = {row[1] for row in db.execute("PRAGMA table_info(inputs)")}
+    seats_query = ("SELECT s.room, s.seat, s.name, MAX(s.last_seq, COALESCE((SELECT MAX(i.seq) FROM inputs i "
+                   "WHERE i.room = s.room AND i.seat = s.seat), 0)) FROM seats s"
+                   if "seq" in columns else "SELECT room, seat, name, last_seq FROM seats")
+    for room_id, seat, name, last_seq in db.execute(seats_query):
         rooms[room_id]["seats"][name] = last_seq
     db.close()
     return rooms

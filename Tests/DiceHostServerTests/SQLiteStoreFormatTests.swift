@@ -78,6 +78,31 @@ struct SQLiteStoreFormatTests {
         }
     }
 
+    /// The upgrade is one transaction: when one of its steps fails (here a format 1 file
+    /// that somehow has a `seq` column already, so adding it fails), the file is left as
+    /// it was, format 1 without the other new column, and opening it again tries again.
+    @Test func anUpgradeThatFailsHalfWayLeavesTheFormatOneFileAsItWas() async throws {
+        try await withRulesFolder([:]) { folder in
+            let path = (folder as NSString).appendingPathComponent("rooms.sqlite")
+            let old = try await SQLiteConnection.open(storage: .file(path: path))
+            for statement in [
+                "CREATE TABLE dicehost_store (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+                "CREATE TABLE inputs (room TEXT NOT NULL, n INTEGER NOT NULL, input TEXT NOT NULL, t INTEGER NOT NULL, events TEXT NOT NULL, seq INTEGER, PRIMARY KEY (room, n))",
+                "INSERT INTO dicehost_store VALUES ('format', '1')",
+            ] { _ = try await old.query(statement) }
+            try await old.close()
+
+            await #expect(throws: (any Error).self) { _ = try await SQLiteRoomStore.open(path: path) }
+
+            let check = try await SQLiteConnection.open(storage: .file(path: path))
+            let format = try await check.query("SELECT value FROM dicehost_store WHERE key = 'format'").first?.column("value")?.string
+            let columns = try await check.query("PRAGMA table_info(inputs)").compactMap { $0.column("name")?.string }
+            try await check.close()
+            #expect(format == "1", "the format row is not moved on")
+            #expect(!columns.contains("seat"), "the column the first step added is rolled back")
+        }
+    }
+
     @Test func aStoreOfALaterFormatIsRefusedByName() async throws {
         try await withRulesFolder([:]) { folder in
             let path = (folder as NSString).appendingPathComponent("rooms.sqlite")

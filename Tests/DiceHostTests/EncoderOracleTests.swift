@@ -9,8 +9,10 @@ import Testing
 /// outputs were written by those encoders into EncoderFixtures/*.jsonl (one `[case, text]`
 /// per line): values of every shape a view or a table takes, made from seeds by
 /// EncoderFixtures/oracle.lua, and every seat's look over played games of the shipped
-/// rules. `DICEHOST_RECORD_ENCODER_FIXTURES=1 swift test --filter EncoderOracle` writes
-/// them again (only ever from encoders known to be right).
+/// rules. The first two depend only on oracle.lua and are never written again; a change to
+/// a shipped game's rules changes its looks: `DICEHOST_RECORD_ENCODER_FIXTURES=shipped-games.jsonl
+/// swift test --filter EncoderOracle` writes that one file again and fails the run, so a
+/// re-recording is always a reviewed diff, never a silent pass.
 @Suite struct EncoderOracleTests {
     static let folder = "Tests/DiceHostTests/EncoderFixtures/"
     static let casesPerEncoder = 2_000
@@ -93,13 +95,14 @@ import Testing
         let path = folder + name
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
-        if ProcessInfo.processInfo.environment["DICEHOST_RECORD_ENCODER_FIXTURES"] == "1" {
+        if ProcessInfo.processInfo.environment["DICEHOST_RECORD_ENCODER_FIXTURES"] == name {
             var data = Data()
             for item in cases {
                 data.append(try encoder.encode(item))
                 data.append(UInt8(ascii: "\n"))
             }
             try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+            Issue.record("\(name) written again from today's encoders: review its diff (git diff \(path)), then run without DICEHOST_RECORD_ENCODER_FIXTURES", sourceLocation: sourceLocation)
             return
         }
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")

@@ -126,8 +126,11 @@ extension Game {
             if hasView, case .table(let t) = value {
                 let given = lua.makeTable(array: [.table(t), lua.get(g, "params")])
                 // g's tables in it share their copies in the last input's copy (unless a
-                // hook wrote to them): only the view's own tables are copied anew.
-                copyOfView = lua.withoutBudget { try? lua.call(api.snapshot, [.table(given)] + (lastSnapshot ?? []), budget: .some(nil)) }
+                // hook wrote to them): only the view's own tables are copied anew. Only the
+                // copies are passed, not the last copy's counts: those would size this copy's
+                // maps for all of g.
+                let earlier = lastSnapshot?.first.map { [$0] } ?? []
+                copyOfView = lua.withoutBudget { try? lua.call(api.snapshot, [.table(given)] + earlier, budget: .some(nil)) }
             }
             var shared = copyOfView != nil
             if case .table = value {} else { shared = true } // a string or number: nothing to write into

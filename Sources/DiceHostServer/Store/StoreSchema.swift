@@ -5,8 +5,8 @@ import Foundation
 ///
 /// Format 2 (issue 32): an input's row holds the seat that sent it and that seat's new
 /// sequence number (`seat`, `seq`; NULL for a timer's input), written with the input
-/// instead of an update of the seat's row: a stored input is one page written to the WAL,
-/// not two (the seats table's page). A seat's last sequence number is the larger of its
+/// instead of an update of the seat's row: a stored input writes two pages to the WAL (the
+/// inputs table's and its `(room, n)` index's), not three (the seats table's page too). A seat's last sequence number is the larger of its
 /// row's `last_seq` and its inputs' `seq`. A format 1 file is brought to format 2 when
 /// opened (two columns added); a dicehost that reads format 1 refuses a format 2 file.
 enum StoreSchema {
