@@ -2,8 +2,8 @@
 # `make loadtest-rss`: does the server's memory stay flat under a long steady load?
 # ROOMS rooms x 4 bot clients (Snap) against one release `dicehost serve` for SECONDS,
 # the server's resident memory sampled every 10 s; prints the samples, the growth after
-# the warm-up (a least-squares slope over everything after the first 2 minutes) and the
-# clients' usual report (latency, every client checked against its room log).
+# the warm-up (a least-squares slope over the run after its first 2 minutes, and over its
+# second half) and the clients' usual report (latency, every client checked against its room log).
 #   RSS_ROOMS=1000 RSS_SECONDS=600 RSS_THINK=4 RSS_GENERATORS=2 RSS_GAME=snap make loadtest-rss
 # RSS_THINK scales the bots' thinking (loadtest/client.py --think): a 2-core machine that
 # also runs the generators cannot carry 1,000 rooms at a person's full pace (about 1,700
@@ -43,5 +43,5 @@ echo "== $rooms rooms x 4 clients ($game), ${seconds}s, bots thinking ${think}x 
 status=0
 generate "ws://127.0.0.1:$port/ws" "$rooms" "$seconds" rss "$server" --game "$game" --think "$think" --logs "$work/logs" || status=1
 kill "$sampler" 2>/dev/null || true
-python3 loadtest/rss_trend.py "$work/rss.samples" 120 "$rooms" || status=1
+python3 loadtest/rss_trend.py "$work/rss.samples" 120 "$rooms" "$seconds" || status=1
 exit $status

@@ -79,6 +79,17 @@ extension Room {
     }
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
+    /// A seat's entry in the state's `players`, open: its name, number and whether a
+    /// client is connected to it (the game's fields follow while one is played).
+    static func appendSeatFields(_ seat: Seat, at index: Int, to out: inout StateText) {
+        out.raw("{\"name\":")
+        out.text(seat.name.jsonQuoted)
+        out.raw(",\"seat\":")
+        out.text(String(index + 1))
+        out.raw(",\"connected\":")
+        out.text(seat.connections > 0 ? "true" : "false")
+    }
+
     /// The parts of the state that are the same for every seat and spectator. Written
     /// by appending to one text (issue 32: chains of `+` and interpolations made a string each).
     func stateParts() -> StateParts {
@@ -114,12 +125,7 @@ extension Room {
             out.raw("\"phase\":\"waiting\",\"players\":[")
             for (index, seat) in seats.enumerated() {
                 if index > 0 { out.raw(",") }
-                out.raw("{\"name\":")
-                out.text(seat.name.jsonQuoted)
-                out.raw(",\"seat\":")
-                out.text(String(index + 1))
-                out.raw(",\"connected\":")
-                out.text(seat.connections > 0 ? "true" : "false")
+                Self.appendSeatFields(seat, at: index, to: &out)
                 out.raw("}")
             }
             out.raw("]}")
@@ -134,12 +140,7 @@ extension Room {
         out.raw(",\"players\":[")
         for (index, seat) in seats.enumerated() {
             if index > 0 { out.raw(",") }
-            out.raw("{\"name\":")
-            out.text(seat.name.jsonQuoted)
-            out.raw(",\"seat\":")
-            out.text(String(index + 1))
-            out.raw(",\"connected\":")
-            out.text(seat.connections > 0 ? "true" : "false")
+            Self.appendSeatFields(seat, at: index, to: &out)
             out.raw(",\"current\":")
             out.text(seat.name == current && !isOver ? "true" : "false")
             if let table = game.player(seat.name).tableRef {
