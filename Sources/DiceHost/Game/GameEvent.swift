@@ -106,32 +106,64 @@ public struct GameEvent: Equatable, Sendable, CustomStringConvertible {
     /// `Any` fields it was built from cost a dynamic cast each).
     public var json: String {
         var out = "{\"t\":" + String(time)
-        func field(_ name: String, _ value: String) { out += ",\"" + name + "\":" + value }
-        func list(_ values: [Int]) -> String { "[" + values.map(String.init).joined(separator: ",") + "]" }
+        for (name, value) in fields {
+            out += ",\"" + name + "\":"
+            Self.write(value, into: &out)
+        }
+        return out + "}"
+    }
+
+    /// The event's fields after `t`, in the order `json` writes them: the one description
+    /// both the JSON text and the log's object (`GameLog.json`) are made from.
+    var fields: [(name: String, value: JSONValue)] {
+        var out: [(name: String, value: JSONValue)] = []
+        func add(_ name: String, _ value: JSONValue) { out.append((name, value)) }
+        func integer(_ value: Int) -> JSONValue { .integer(Int64(value)) }
         func roll(_ type: String, _ p: String, _ r: Roll) {
-            field("type", Self.quote(type)); field("player", Self.quote(p)); field("values", list(r.values))
-            field("total", String(r.total)); field("flag", Self.quote(r.flag.rawValue))
+            add("type", .string(type)); add("player", .string(p)); add("values", .array(r.values.map(integer)))
+            add("total", integer(r.total)); add("flag", .string(r.flag.rawValue))
         }
         switch kind {
         case .start(let players, let seed):
-            field("type", "\"start\""); field("players", "[" + players.map(Self.quote).joined(separator: ",") + "]"); field("seed", String(seed))
-        case .turn(let p): field("type", "\"turn\""); field("player", Self.quote(p))
+            add("type", .string("start")); add("players", .array(players.map(JSONValue.string)))
+            // As a reader takes a whole number: an integer while it fits one.
+            add("seed", seed <= UInt64(Int64.max) ? .integer(Int64(seed)) : .unsigned(seed))
+        case .turn(let p): add("type", .string("turn")); add("player", .string(p))
         case .roll(let p, let r): roll("roll", p, r)
-        case .say(let text): field("type", "\"say\""); field("text", Self.quote(text))
+        case .say(let text): add("type", .string("say")); add("text", .string(text))
         case .led(let c):
-            field("type", "\"led\""); field("command", Self.quote(c.description)); field("mask", String(c.mask.rawValue)); field("priority", String(c.priority))
-        case .custom(let name, let data): field("type", "\"emit\""); field("name", Self.quote(name)); field("data", Self.quote(data))
-        case .win(let p): field("type", "\"win\""); field("player", Self.quote(p))
-        case .lose(let p): field("type", "\"lose\""); field("player", Self.quote(p))
-        case .draw: field("type", "\"draw\"")
-        case .eliminate(let p): field("type", "\"eliminate\""); field("player", Self.quote(p))
-        case .reload(let text): field("type", "\"reload\""); field("text", Self.quote(text))
-        case .error(let text): field("type", "\"error\""); field("text", Self.quote(text))
-        case .hiddenRoll(let p, let n): field("type", "\"roll\""); field("player", Self.quote(p)); field("hidden", "true"); field("dice", String(n))
+            add("type", .string("led")); add("command", .string(c.description)); add("mask", integer(c.mask.rawValue)); add("priority", integer(c.priority))
+        case .custom(let name, let data): add("type", .string("emit")); add("name", .string(name)); add("data", .string(data))
+        case .win(let p): add("type", .string("win")); add("player", .string(p))
+        case .lose(let p): add("type", .string("lose")); add("player", .string(p))
+        case .draw: add("type", .string("draw"))
+        case .eliminate(let p): add("type", .string("eliminate")); add("player", .string(p))
+        case .reload(let text): add("type", .string("reload")); add("text", .string(text))
+        case .error(let text): add("type", .string("error")); add("text", .string(text))
+        case .hiddenRoll(let p, let n): add("type", .string("roll")); add("player", .string(p)); add("hidden", .bool(true)); add("dice", integer(n))
         case .reveal(let p, let r): roll("reveal", p, r)
         }
-        if let audience { field("to", "[" + audience.map(Self.quote).joined(separator: ",") + "]") }
-        return out + "}"
+        if let audience { add("to", .array(audience.map(JSONValue.string))) }
+        return out
+    }
+
+    /// A field's value as `json` writes it: strings through `quote` (which also escapes
+    /// U+2028/2029 and DEL, unlike `JSONValue`'s text).
+    private static func write(_ value: JSONValue, into out: inout String) {
+        switch value {
+        case .string(let s): out += quote(s)
+        case .integer(let n): out += String(n)
+        case .unsigned(let n): out += String(n)
+        case .bool(let b): out += b ? "true" : "false"
+        case .array(let items):
+            out += "["
+            for (index, item) in items.enumerated() {
+                if index > 0 { out += "," }
+                write(item, into: &out)
+            }
+            out += "]"
+        default: out += value.description
+        }
     }
 
     /// `s` as a JSON string literal: quotes, backslashes and control characters escaped,
@@ -173,10 +205,10 @@ public struct GameEvent: Equatable, Sendable, CustomStringConvertible {
                     // \u and four lowercase hex digits, as String(format: "\\u%04x") wrote.
                     out[at] = 0x5C
                     out[at + 1] = UInt8(ascii: "u")
-                    out[at + 2] = hexDigits[Int((value >> 12) & 0x0F)]
-                    out[at + 3] = hexDigits[Int((value >> 8) & 0x0F)]
-                    out[at + 4] = hexDigits[Int((value >> 4) & 0x0F)]
-                    out[at + 5] = hexDigits[Int(value & 0x0F)]
+                    out[at + 2] = JSONValue.hexDigits[Int((value >> 12) & 0x0F)]
+                    out[at + 3] = JSONValue.hexDigits[Int((value >> 8) & 0x0F)]
+                    out[at + 4] = JSONValue.hexDigits[Int((value >> 4) & 0x0F)]
+                    out[at + 5] = JSONValue.hexDigits[Int(value & 0x0F)]
                     at += 6
                 }
                 if extra == 0, count > 0, let base = out.baseAddress, let source = bytes.baseAddress {
@@ -208,6 +240,4 @@ public struct GameEvent: Equatable, Sendable, CustomStringConvertible {
             }
         }
     }
-
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 }

@@ -241,56 +241,13 @@ public enum GameLog {
         return JSONValue.object(fields).description
     }
 
-    /// An event as the log keeps it: `GameEvent.json` plus its `text`. The fields are made
-    /// directly, as reading `GameEvent.json` back gives them (issue 32: a served room logs
-    /// every input's events, and writing then parsing each cost ~24 k instructions).
+    /// An event as the log keeps it: `GameEvent.json` plus its `text`, made from the
+    /// event's fields (issue 32: a served room logs every input's events, and writing the
+    /// JSON then parsing it back cost ~24 k instructions).
     public static func json(_ event: GameEvent) -> JSONValue {
-        var fields: [String: JSONValue] = [:]
-        func integer(_ value: Int) -> JSONValue { .integer(Int64(value)) }
-        func roll(_ type: String, _ player: String, _ roll: Roll) {
-            fields["type"] = .string(type)
-            fields["player"] = .string(player)
-            fields["values"] = .array(roll.values.map(integer))
-            fields["total"] = integer(roll.total)
-            fields["flag"] = .string(roll.flag.rawValue)
-        }
-        func player(_ type: String, _ name: String) {
-            fields["type"] = .string(type)
-            fields["player"] = .string(name)
-        }
-        switch event.kind {
-        case .start(let players, let seed):
-            fields["type"] = .string("start")
-            fields["players"] = .array(players.map(JSONValue.string))
-            // As the reader takes a whole number: an integer while it fits one.
-            fields["seed"] = seed <= UInt64(Int64.max) ? .integer(Int64(seed)) : .unsigned(seed)
-        case .turn(let p): player("turn", p)
-        case .roll(let p, let r): roll("roll", p, r)
-        case .say: fields["type"] = .string("say")
-        case .led(let command):
-            fields["type"] = .string("led")
-            fields["command"] = .string(command.description)
-            fields["mask"] = integer(command.mask.rawValue)
-            fields["priority"] = integer(command.priority)
-        case .custom(let name, let data):
-            fields["type"] = .string("emit")
-            fields["name"] = .string(name)
-            fields["data"] = .string(data)
-        case .win(let p): player("win", p)
-        case .lose(let p): player("lose", p)
-        case .draw: fields["type"] = .string("draw")
-        case .eliminate(let p): player("eliminate", p)
-        case .reload: fields["type"] = .string("reload")
-        case .error: fields["type"] = .string("error")
-        case .hiddenRoll(let p, let dice):
-            player("roll", p)
-            fields["hidden"] = .bool(true)
-            fields["dice"] = integer(dice)
-        case .reveal(let p, let r): roll("reveal", p, r)
-        }
-        if let audience = event.audience { fields["to"] = .array(audience.map(JSONValue.string)) }
+        var fields = Dictionary(event.fields.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
         // The JSON's "text" (of say, reload, error) gives way to the event's printed form.
-        fields["t"] = integer(event.time)
+        fields["t"] = .integer(Int64(event.time))
         fields["text"] = .string(event.description)
         return .object(fields)
     }

@@ -187,13 +187,15 @@ public enum JSONValue: Codable, Equatable, Sendable, CustomStringConvertible {
         case 0x08: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "b"))
         case 0x0C: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "f"))
         case 0..<0x20:
-            let hex = Array("0123456789abcdef".utf8)
             out.append(contentsOf: "\\u00".utf8)
-            out.append(hex[Int(byte >> 4)])
-            out.append(hex[Int(byte & 0x0F)])
+            out.append(hexDigits[Int(byte >> 4)])
+            out.append(hexDigits[Int(byte & 0x0F)])
         default: out.append(byte)
         }
     }
+
+    /// Lowercase hex digits, for `\u` escapes.
+    static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// A JSON string: `"` and `\\` escaped, control characters as \n, \t, \r, \b, \f or
     /// \u00XX, everything else as it is (as JSONEncoder writes it). Byte by byte: every
