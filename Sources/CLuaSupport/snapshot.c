@@ -93,6 +93,14 @@ static int clua_holds_same(lua_State *L, int original, int copy, lua_Integer ent
     return entries == 0;
 }
 
+/* Whether the table at `original` holds exactly what the table at `copy` holds. */
+static int clua_same_fields(lua_State *L, int original, int copy) {
+    lua_Integer entries = 0;
+    lua_pushnil(L);
+    while (lua_next(L, original)) { entries++; lua_pop(L, 1); }
+    return clua_holds_same(L, original, copy, entries);
+}
+
 static int clua_size_hint(lua_State *L, int index) {
     lua_Integer n = lua_tointeger(L, index);
     return n > 0 && n <= (1 << 20) ? (int)n : 0;
@@ -195,10 +203,7 @@ static int clua_restore(lua_State *L) {
     lua_pushnil(L);
     while (lua_next(L, 1)) {                /* 3: original, 4: copy */
         if (lua_type(L, 4) == LUA_TTABLE) {
-            lua_Integer entries = 0;
-            lua_pushnil(L);
-            while (lua_next(L, 3)) { entries++; lua_pop(L, 1); }
-            if (!clua_holds_same(L, 3, 4, entries)) {
+            if (!clua_same_fields(L, 3, 4)) {
                 untouched = 0;
                 lua_pushnil(L);             /* clearing fields during traversal is allowed */
                 while (lua_next(L, 3)) {
@@ -234,9 +239,9 @@ static int clua_restore(lua_State *L) {
 }
 
 /// unchanged(copies, metatables) -> boolean: whether every copied table still holds
-/// exactly its copy's fields (raw keys, raw-equal values) and its metatable. Only reads:
-/// a look at the game (a view, a table, a status line per seat and per input) that wrote
-/// nothing needs no restore, which writes every field of every table twice.
+/// exactly its copy's fields (raw keys, the same values) and its metatable. Only reads:
+/// the same compare `restore` makes before it rewrites a table, for a host that only
+/// wants to know (the game's looks call `restore`, which answers the same question).
 static int clua_unchanged(lua_State *L) {
     luaL_checktype(L, 1, LUA_TTABLE);
     luaL_checktype(L, 2, LUA_TTABLE);
@@ -244,22 +249,7 @@ static int clua_unchanged(lua_State *L) {
     lua_pushnil(L);
     while (lua_next(L, 1)) {                /* 3: original, 4: copy */
         if (lua_type(L, 4) != LUA_TTABLE) { lua_pop(L, 1); continue; }
-        lua_Integer fields = 0;
-        lua_pushnil(L);
-        while (lua_next(L, 3)) {            /* 5: key, 6: value */
-            fields++;
-            lua_pushvalue(L, 5);
-            lua_rawget(L, 4);               /* 7: the copy's value */
-            int same = clua_same_value(L, 6, 7);
-            lua_pop(L, 2);
-            if (!same) { lua_pushboolean(L, 0); return 1; }
-        }
-        lua_pushnil(L);
-        while (lua_next(L, 4)) {            /* the copy has no field the original lost */
-            lua_pop(L, 1);
-            if (--fields < 0) { lua_pushboolean(L, 0); return 1; }
-        }
-        if (fields != 0) { lua_pushboolean(L, 0); return 1; }
+        if (!clua_same_fields(L, 3, 4)) { lua_pushboolean(L, 0); return 1; }
         lua_pushvalue(L, 3);
         lua_rawget(L, 2);                   /* 5: the metatable it had (nil: none) */
         if (!lua_getmetatable(L, 3)) lua_pushnil(L);

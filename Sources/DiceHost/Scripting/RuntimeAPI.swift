@@ -7,8 +7,6 @@ struct RuntimeAPI {
     var rollInputKept: LuaValue = .nil
     var snapshot: LuaValue
     var restore: LuaValue
-    /// Whether the tables of a snapshot are still as it copied them (see `leavingUnchanged`).
-    var unchanged: LuaValue = .nil
     var setQuiet: LuaValue
     var startGame: LuaValue
     var botMoves: LuaValue
@@ -46,14 +44,13 @@ extension Game {
         for (name, function) in lua.entries(led) where function.typeName == "function" { lua.set(ledMade, name, function) }
         lua.set(exports, "led_made", .table(ledMade))
         try installDeviceLibraries()
-        let (snapshot, restore, unchanged) = lua.snapshotFunctions()
+        let (snapshot, restore, _) = lua.snapshotFunctions()
         var api = RuntimeAPI(newGame: lua.get(exports, "new_game"),
                              rollInput: lua.get(exports, "roll_input"), rollInputKept: lua.get(exports, "roll_input_kept"),
                              snapshot: snapshot, restore: restore,
                              setQuiet: lua.get(exports, "set_quiet"),
                              startGame: lua.get(exports, "start_game"), botMoves: lua.get(exports, "bot_moves"))
         api.exports = .table(exports)
-        api.unchanged = unchanged
         try beforeFreezing?(lua)
         api.led = .table(freezeGlobals(led: led))
         return api
