@@ -247,3 +247,11 @@ extension LuaState {
         return try reader.restoring { try body(reader, reader.push(value)) }
     }
 }
+
+extension UnsafeBufferPointer where Element == UInt8 {
+    /// Whether these bytes (a string read off the stack) are exactly `name`'s: a field
+    /// name the host knows, told without making a `String`.
+    public func holds(_ name: StaticString) -> Bool {
+        name.utf8CodeUnitCount == count && (0..<count).allSatisfy { name.utf8Start[$0] == self[$0] }
+    }
+}

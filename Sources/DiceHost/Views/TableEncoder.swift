@@ -86,11 +86,8 @@ struct TableEncoder {
 
         /// The field a key's bytes name, nil for none.
         init?(_ bytes: UnsafeBufferPointer<UInt8>) {
-            for field in Self.allCases where field.name.utf8CodeUnitCount == bytes.count {
-                let name = field.name.utf8Start
-                if (0..<bytes.count).allSatisfy({ name[$0] == bytes[$0] }) { self = field; return }
-            }
-            return nil
+            guard let field = Self.allCases.first(where: { bytes.holds($0.name) }) else { return nil }
+            self = field
         }
 
         init?(_ name: String) {

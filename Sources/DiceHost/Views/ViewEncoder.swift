@@ -128,10 +128,7 @@ struct ViewEncoder {
 
     /// Whether a key is one a host value is told by ("hidden", "values", "rank").
     static func isHostField(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
-        func equals(_ name: StaticString) -> Bool {
-            name.utf8CodeUnitCount == key.count && (0..<key.count).allSatisfy { name.utf8Start[$0] == key[$0] }
-        }
-        return equals("hidden") || equals("values") || equals("rank")
+        key.holds("hidden") || key.holds("values") || key.holds("rank")
     }
 
     static func bytewiseLess(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
