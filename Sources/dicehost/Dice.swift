@@ -18,8 +18,8 @@ extension DiceHostCommand {
                 100d6! at depth 100 are refused with the estimate.
 
                 Output sizes: the table shows a fraction when it fits in 40 characters, else
-                its decimal. --json gives decimal probabilities only (about 100 bytes per total:
-                100d1000, 99,901 totals, is about 10 MB). --exact adds every count and every
+                its decimal. --json gives decimal probabilities only, as parallel arrays (version 2;
+                about 60 bytes per total: 100d1000, 99,901 totals, is about 6 MB). --exact adds every count and every
                 reduced fraction as exact decimal strings, whose digits grow with the number of
                 dice: 3d6 is a few kB, but 100d1000 has fractions of ~600 digits, about 95 MB of
                 JSON, and reducing them costs more time than computing the distribution.
@@ -32,7 +32,7 @@ extension DiceHostCommand {
         @Option(help: "Extra rolls each exploding die is followed to (0...100).")
         var depth: Int?
 
-        @Flag(help: "Print the distribution as JSON with decimal probabilities (about 100 bytes per total).")
+        @Flag(help: "Print the distribution as JSON with decimal probabilities: parallel arrays of totals and probabilities, version 2 (about 60 bytes per total).")
         var json = false
 
         @Flag(help: "Exact fractions in full: every one in the table; with --json, each count, fraction and the denominator as exact decimal strings (large: 100d1000 is about 95 MB).")
@@ -132,28 +132,57 @@ enum DiceReport {
         return lines.joined(separator: "\n")
     }
 
-    /// Decimal probabilities; with `exact`, each count and reduced fraction, the
-    /// denominator and the count left out as exact decimal strings too (their digits
-    /// grow with the number of dice: 100d1000's make about 95 MB).
+    /// The version of `json`'s form. 2: `outcomes` is an object of parallel arrays
+    /// (`total[i]` has `probability[i]`, `at_least[i]` and `at_most[i]`), not an array of
+    /// one object per total: the same numbers without four keys repeated per total.
+    static let jsonVersion = 2
+
+    /// Decimal probabilities (each the shortest text that reads back as the same double);
+    /// with `exact`, each count and reduced fraction, the denominator and the count left
+    /// out as exact decimal strings too (their digits grow with the number of dice:
+    /// 100d1000's make about 95 MB).
     static func json(_ d: DiceDistribution, exact: Bool = false) -> String {
-        var object: [String: Any] = [
-            "notation": d.notation.text, "mean": d.mean, "sd": d.standardDeviation, "left_out": d.leftOutProbability,
-        ]
-        if exact {
-            object["denominator"] = String(d.denominator)
-            object["left_out_count"] = String(d.leftOut)
+        let rows = rows(d, fractions: exact)
+        var out: [UInt8] = []
+        out.reserveCapacity(64 + rows.count * (exact ? 160 : 64))
+        func key(_ name: String) {
+            if out.last != UInt8(ascii: "{") { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: "\"\(name)\":".utf8)
         }
-        if let depth = d.depth { object["depth"] = depth }
-        object["outcomes"] = rows(d, fractions: exact).map { row in
-            var outcome: [String: Any] = ["total": row.total, "probability": row.probability, "at_least": row.atLeast, "at_most": row.atMost]
-            if exact {
-                outcome["count"] = String(row.count)
-                outcome["fraction"] = row.fraction ?? ""
+        func text(_ value: String) { out.append(contentsOf: JSONValue.string(value).description.utf8) }
+        func number(_ value: Double) { out.append(contentsOf: (value.isFinite ? value.description : "null").utf8) }
+        func array<T>(_ name: String, _ values: [T], _ write: (T) -> Void) {
+            key(name)
+            out.append(UInt8(ascii: "["))
+            for (index, value) in values.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                write(value)
             }
-            return outcome
+            out.append(UInt8(ascii: "]"))
         }
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
+        out.append(UInt8(ascii: "{"))
+        key("version"); out.append(contentsOf: String(jsonVersion).utf8)
+        key("notation"); text(d.notation.text)
+        key("mean"); number(d.mean)
+        key("sd"); number(d.standardDeviation)
+        key("left_out"); number(d.leftOutProbability)
+        if let depth = d.depth { key("depth"); out.append(contentsOf: String(depth).utf8) }
+        if exact {
+            key("denominator"); text(String(d.denominator))
+            key("left_out_count"); text(String(d.leftOut))
+        }
+        key("outcomes")
+        out.append(UInt8(ascii: "{"))
+        array("total", rows) { out.append(contentsOf: String($0.total).utf8) }
+        array("probability", rows) { number($0.probability) }
+        array("at_least", rows) { number($0.atLeast) }
+        array("at_most", rows) { number($0.atMost) }
+        if exact {
+            array("count", rows) { text(String($0.count)) }
+            array("fraction", rows) { text($0.fraction ?? "") }
+        }
+        out.append(contentsOf: "}}".utf8)
+        return String(decoding: out, as: UTF8.self)
     }
 
     static func decimal(_ p: Double) -> String {
