@@ -169,12 +169,15 @@ static void *clua_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
             if (!c->memory_refused) clua_note_location(c, NULL);
             c->memory_refused = 1;
             c->stack_refused = 1;
+            c->stack_refusals++;
+            c->last_refusal_stack = 1;
             c->pending_stack = NULL;
             return NULL;
         }
-        if (c->memory_used - old + total > c->memory_limit) {
+        if (c->memory_used - old + total > c->memory_limit + c->memory_held) {
             if (!c->memory_refused) clua_note_location(c, NULL);
             c->memory_refused = 1;
+            c->last_refusal_stack = 0;
             c->pending_stack = NULL;
             /* Lua now collects the whole heap before it raises "not enough memory":
                that work is charged, so refusals in a loop cannot run unbounded. */

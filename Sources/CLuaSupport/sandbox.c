@@ -250,22 +250,43 @@ static int clua_guarded_handler(lua_State *L) {
     return 1;
 }
 
-static int clua_results_k(lua_State *L, int status, lua_KContext ctx) {
-    (void)status; (void)ctx;
-    return lua_gettop(L);
+/* The sandbox refuses a thread's stack past CLUA_MAX_STACK_SLOTS in the allocator (see
+   CLuaSupport.h), which Lua raises as a memory error, and Lua runs no message handler for
+   a memory error. Plain Lua raises "stack overflow" as an ordinary error, runs the handler
+   and gives its result, or "error in error handling" when the handler fails too (Lua
+   5.4.4's testes/cstack.lua and locals.lua). So when the call failed of a stack refusal
+   made during it, the handler runs here, on the unwound stack, with Lua's message; the
+   stack it runs on is as capped as any. */
+static int clua_xpcall_finish(lua_State *L, int status, lua_KContext refusals_before) {
+    if (status == LUA_OK || status == LUA_YIELD) return lua_gettop(L) - 2;
+    clua_context *c = clua_ctx(L);
+    if (status == LUA_ERRMEM && c->last_refusal_stack && c->stack_refusals != (uint64_t)refusals_before) {
+        lua_pushvalue(L, 2);
+        lua_pushliteral(L, "stack overflow");
+        if (lua_pcall(L, 1, 1, 0) != LUA_OK) {
+            lua_pop(L, 1);
+            lua_pushliteral(L, "error in error handling");
+        }
+    }
+    lua_pushboolean(L, 0);
+    lua_pushvalue(L, -2);
+    return 2;
 }
 
+/* As Lua's xpcall (lbaselib.c), with the guarded handler and the stack overflow above. */
 static int clua_xpcall(lua_State *L) {
-    if (lua_type(L, 2) == LUA_TFUNCTION) {
-        lua_pushvalue(L, 2);
-        lua_pushcclosure(L, clua_guarded_handler, 1);
-        lua_replace(L, 2);
-    }
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    /* lua_callk keeps a coroutine that yields inside xpcall able to resume. */
-    lua_callk(L, lua_gettop(L) - 1, LUA_MULTRET, 0, clua_results_k);
-    return lua_gettop(L);
+    int n = lua_gettop(L);
+    luaL_checktype(L, 2, LUA_TFUNCTION);
+    lua_pushvalue(L, 2);
+    lua_pushcclosure(L, clua_guarded_handler, 1);
+    lua_replace(L, 2);
+    lua_pushboolean(L, 1);
+    lua_pushvalue(L, 1);
+    lua_rotate(L, 3, 2);
+    lua_KContext refusals = (lua_KContext)clua_ctx(L)->stack_refusals;
+    /* lua_pcallk keeps a coroutine that yields inside xpcall able to resume. */
+    int status = lua_pcallk(L, n - 2, LUA_MULTRET, 2, refusals, clua_xpcall_finish);
+    return clua_xpcall_finish(L, status, refusals);
 }
 
 /* ---------------------------------------------------------------------------------
@@ -494,7 +515,7 @@ void clua_wrap_top(lua_State *L, const char *which) {
     else if (strcmp(which, "rawset") == 0) lua_pushcclosure(L, clua_rawset, 1);
     else if (strcmp(which, "rawget") == 0) lua_pushcclosure(L, clua_rawget, 1);
     else if (strcmp(which, "rawlen") == 0) lua_pushcclosure(L, clua_rawlen, 1);
-    else if (strcmp(which, "xpcall") == 0) lua_pushcclosure(L, clua_xpcall, 1);
+    else if (strcmp(which, "xpcall") == 0) { lua_pop(L, 1); lua_pushcfunction(L, clua_xpcall); }
     else if (strncmp(which, "coroutine.", 10) == 0) {
         /* The sandbox's own (coroutine.c): they replace the originals. */
         lua_pop(L, 1);

@@ -22,6 +22,34 @@ import Testing
          """, "true integer integer"),
         // strings.lua: a %p Lua refuses is Lua's "invalid conversion", not the sandbox's refusal.
         ("return (select(2, pcall(string.format, '%3.1p', {})):match('invalid conversion'))", "invalid conversion"),
+        // cstack.lua:20-31: a stack overflow whose message handler overflows too ends in
+        // "error in error handling" (the sandbox caps stacks by refusing their memory, and
+        // Lua runs no handler for a memory error).
+        ("""
+         local count = 0
+         local function loop(x, y, z) count = count + 1 return 1 + loop(x, y, z) end
+         local ok, message = xpcall(loop, loop)
+         return tostring(ok) .. ' ' .. tostring(message)
+         """, "false error in error handling"),
+        // locals.lua:559-590: a stack overflow caught by xpcall inside a coroutine gives
+        // the handler's result (a to-be-closed variable of the handler closed), and the
+        // to-be-closed variable below it is closed when the coroutine ends, with no error.
+        ("""
+         local function overflow(n) overflow(n + 1) end
+         local seen
+         local function handler(m)
+           seen = string.find(m, 'stack overflow') ~= nil
+           local x <close> = setmetatable({}, {__close = function(o) o[1] = 10 end})
+           return x
+         end
+         local flag, ok, result
+         local co = coroutine.wrap(function()
+           local y <close> = setmetatable({}, {__close = function(o, e) o[1] = e == nil and 100 or -1; flag = o end})
+           ok, result = xpcall(overflow, handler, 0)
+         end)
+         co()
+         return tostring(ok) .. ' ' .. tostring(seen) .. ' ' .. tostring(type(result) == 'table' and result[1]) .. ' ' .. tostring(flag and flag[1])
+         """, "false true 10 100"),
     ]
 
     @Test(arguments: 0..<cases.count) func answersAsLuaDoes(_ index: Int) throws {

@@ -53,9 +53,16 @@ typedef struct clua_context {
     size_t memory_used;
     size_t memory_limit;
     size_t memory_peak;
+    /* bytes the host keeps in the state for itself (an analysis's positions,
+       host_memory.c): the cap applies to memory_used - memory_held */
+    size_t memory_held;
     int enforce_memory;      /* refuse growth past the cap (only while Lua code runs) */
     int memory_refused;      /* the allocator refused since the last call from the host */
     int stack_refused;       /* ... and it was a thread's stack past CLUA_MAX_STACK_SLOTS */
+    /* stack refusals ever made, and whether the latest refusal was one: xpcall tells a
+       stack overflow from a memory error by them (sandbox.c) */
+    uint64_t stack_refusals;
+    int last_refusal_stack;
     /* thread stacks, told apart from other blocks by how Lua 5.4.4 makes them (see
        allocator.c): the block that may be a stack's new vector, whether the next block
        is a new thread's first stack, and the sizes of live stacks that could double
@@ -218,6 +225,10 @@ void clua_push_raw_metatable_functions(lua_State *L);
 void clua_push_position_encoder_factory(lua_State *L);
 /// Pushes decode_key(key, g, players, const_list): a position back into g and the players.
 void clua_push_position_decoder(lua_State *L);
+
+/* host_memory.c: what the host keeps in a game's state, outside the script's cap */
+/// Pushes keep(t, k, v [, s]): a raw store whose growth (and string s) the host holds.
+void clua_push_keep_function(lua_State *L);
 
 /* snapshot.c: copies of the tables reachable from a root, and their restoration */
 /// Pushes snapshot(root [, copies, metatables, tables, metatabled]) -> copies,
