@@ -49,7 +49,7 @@ extension DiceHostCommand {
         @Option(help: "The most positions to explore before giving up.")
         var maxStates = 4_000_000
 
-        @Option(help: "Stop exploring when the process holds this much memory, e.g. 8G, 500M (default 8G).")
+        @Option(help: "Stop exploring when the process holds this much memory (the positions found and all else; the script keeps the game's own 64 MiB cap and instruction budget), e.g. 8G, 500M (default 8G).")
         var maxMemory = "8G"
 
         @Option(help: "Stop value iteration once no value changes by more than this in a sweep.")

@@ -25,8 +25,8 @@ public enum BestPlay {
         /// Stop iterating once a sweep changes no value by more than this.
         public var tolerance = 1e-12
         public var maxSweeps = 100_000
-        /// The Lua heap of the analysing game, which keeps every position's encoding.
-        public var memoryBytes = 4 << 30
+        /// The analysed game's memory cap, as in play (not counting the positions kept).
+        public var memoryBytes = LuaLimits.default.memoryBytes
         /// The whole process's resident memory at which exploring stops, with a message.
         public var maxMemory = Odds.defaultMaxMemory
         /// Write the best-play policy as a Lua module (`Result.policyModule`).

@@ -28,8 +28,9 @@ public enum Odds {
         public var maxStates = 4_000_000
         public var precision = Precision.auto
         public var exactStateLimit = 50_000
-        /// The Lua heap of the analysing game, which keeps every position's encoding.
-        public var memoryBytes = 4 << 30
+        /// The analysed game's memory cap, as in play (the positions the analysis keeps in
+        /// its Lua state are not counted: `--max-memory` bounds those).
+        public var memoryBytes = LuaLimits.default.memoryBytes
         /// The whole process's resident memory at which exploring stops, with a message.
         public var maxMemory = Odds.defaultMaxMemory
         public init() {}
@@ -216,7 +217,7 @@ extension Odds {
     /// Explores up to `maxStates` positions at the smallest table the rules allow.
     public static func analysability(rulesFile: String, params: [(String, String)] = [], maxStates: Int = 200) -> Analysability {
         do {
-            let (_, graph) = try explore(rulesFile: rulesFile, players: [], params: params, memoryBytes: 256 << 20,
+            let (_, graph) = try explore(rulesFile: rulesFile, players: [], params: params, memoryBytes: LuaLimits.default.memoryBytes,
                                          maxStates: maxStates, progress: nil)
             return .analysable(states: graph.count)
         } catch OddsError.tooManyStates {

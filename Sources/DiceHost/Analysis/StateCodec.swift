@@ -48,7 +48,7 @@ enum StateCodec {
 
     static func load(into lua: LuaState) throws -> Functions {
         let chunk = try lua.load(source, chunkName: chunkName)
-        let arguments: [LuaValue] = [lua.rawNext, lua.positionEncoderFactory(), lua.positionDecoder()]
+        let arguments: [LuaValue] = [lua.rawNext, lua.positionEncoderFactory(), lua.positionDecoder(), lua.keepFunction()]
         guard case .table(let exports)? = try lua.call(.function(chunk), arguments, budget: .some(nil)).first else {
             throw OddsError.internal("the odds codec did not load")
         }

@@ -1,6 +1,8 @@
-local raw_next, new_position_encoder, decode_key = ...
+local raw_next, new_position_encoder, decode_key, keep = ...
 -- new_position_encoder makes the walk below in C, decode_key its way back
 -- (position_codec.c); both see a table's true metatable (past __metatable).
+-- keep(t, k, v, s) stores as rawset does, and what it stores is the host's memory, not
+-- the script's: the game's memory cap holds for the script beside every position found.
 
 local consts, const_list = {}, {}
 local function const_id(o)
@@ -112,8 +114,8 @@ local function encode(g, players, timer_meta, drop_last_roll, host_key, terminal
   local id = index[key]
   if id then return id, false end
   count = count + 1
-  index[key] = count
-  keys_by_id[count] = key
+  keep(index, key, count, key)
+  keep(keys_by_id, count, key)
   return count, true
 end
 

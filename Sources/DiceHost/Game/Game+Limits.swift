@@ -156,7 +156,7 @@ extension Game {
     /// hold. Raised as a script error, so the input fails and is rolled back.
     func reserveHostMemory(_ bytes: Int, for function: String) throws {
         let limit = lua.limits.memoryBytes
-        let heap = lua.memoryUsed, events = eventLog.bytes, metrics = recordedMetrics.bytes
+        let heap = lua.scriptMemoryUsed, events = eventLog.bytes, metrics = recordedMetrics.bytes
         guard heap + events + metrics + bytes > limit else { return }
         throw LuaCall.Failure.message("\(function): the game's memory limit of \(Self.mebibytes(limit, whole: true)) is reached "
                                       + "(Lua heap \(Self.mebibytes(heap)), event log \(Self.mebibytes(events)), metrics \(Self.mebibytes(metrics)))")
