@@ -28,6 +28,9 @@ public enum Odds {
         public var maxStates = 4_000_000
         public var precision = Precision.auto
         public var exactStateLimit = 50_000
+        /// Under auto, the entry updates a large component's exact elimination may take
+        /// before the whole chain is solved in doubles instead.
+        public var exactWorkLimit = 20_000_000
         /// The Lua heap of the analysing game, which keeps every position's encoding.
         public var memoryBytes = 4 << 30
         /// The whole process's resident memory at which exploring stops, with a message.
@@ -116,13 +119,25 @@ public enum Odds {
                             exploreSeconds: 0, solveSeconds: 0, luaMemoryPeak: game.lua.memoryPeak, processMemoryPeak: 0)
         result.repeatedRolls = graph.repeatedRolls.counts
         let report: (Int) -> Void = { progress?("\(graph.count) positions, \($0) components solved") }
+        var solvedExactly = false
         if exact {
-            let solver = ChainSolver<Rational>(graph: graph, seats: seats)
-            let solution = try solver.solve(progress: report)
-            fill(&result, solver: solver, solution: solution, graph: graph) { Value(exact: $0, double: $0.doubleValue) }
-            result.errorBound = 0
-        } else {
-            let solver = ChainSolver<Double>(graph: graph, seats: seats)
+            var solver = ChainSolver<Rational>(graph: graph, seats: seats)
+            solver.maxMemory = options.maxMemory
+            // Under auto, fractions only while they are fast; doubles with a bound beyond.
+            if options.precision == .auto { solver.workLimit = options.exactWorkLimit }
+            do {
+                let solution = try solver.solve(progress: report)
+                fill(&result, solver: solver, solution: solution, graph: graph) { Value(exact: $0, double: $0.doubleValue) }
+                result.errorBound = 0
+                solvedExactly = true
+            } catch let over as SparseElimination<Rational>.OverBudget {
+                progress?("exact fractions too slow here (\(over.work) entry updates after \(over.eliminated) positions of one component): solving in doubles")
+                result.exact = false
+            }
+        }
+        if !solvedExactly {
+            var solver = ChainSolver<Double>(graph: graph, seats: seats)
+            solver.maxMemory = options.maxMemory
             let solution = try solver.solve(progress: report)
             fill(&result, solver: solver, solution: solution, graph: graph) { Value(exact: nil, double: $0) }
             result.errorBound = solution.errorBound
