@@ -29,8 +29,14 @@ extension Double: ChainNumber {
 /// Solves the absorbing chain of a `StateGraph` for every position's outcome
 /// probabilities and expected totals: strongly connected components (Tarjan) in reverse
 /// topological order, each one a linear system (I − P_CC) v = r + P_out v_out solved by
-/// Gaussian elimination, so cycles (Pig's busts bring both players back to the same
-/// scores) are solved exactly, not iterated towards.
+/// elimination, so cycles (Pig's busts bring both players back to the same scores) are
+/// solved exactly, not iterated towards. Small components by dense Gaussian elimination,
+/// larger ones by sparse elimination (`SparseElimination`): no component is too large
+/// for its size alone, only for the memory its fill-in takes.
+///
+/// In doubles every value carries a rigorous error bound: each component's residual
+/// times a bound on ‖(I − P_CC)⁻¹‖∞ from the expected steps inside it (see `bound`),
+/// plus the largest error inherited from the components it leads to.
 ///
 /// Quantities per position: for each seat P(win); P(draw); P(the bots never end the
 /// game); expected rolls; expected turns; for each metric the expected sum and expected
@@ -46,8 +52,18 @@ struct ChainSolver<Number: ChainNumber> {
     func metricSumIndex(_ m: Int) -> Int { seats + 4 + 2 * m }
     func metricCountIndex(_ m: Int) -> Int { seats + 5 + 2 * m }
 
-    /// The largest component solved as one dense system.
-    static var largestComponent: Int { 4000 }
+    /// Components up to this size are solved as one dense system, larger ones sparsely.
+    var denseLimit = 64
+    /// Entry updates after which sparse elimination gives up (`SparseElimination.OverBudget`):
+    /// for exact fractions under `--precision auto`, which then solve in doubles.
+    var workLimit: Int?
+    /// The process's resident memory at which solving stops, with a message.
+    var maxMemory = Odds.defaultMaxMemory
+
+    init(graph: StateGraph, seats: Int) {
+        self.graph = graph
+        self.seats = seats
+    }
 
     struct Solution {
         var start: [Number]
@@ -83,8 +99,14 @@ struct ChainSolver<Number: ChainNumber> {
             for (i, s) in component.enumerated() { local[s] = Int32(i) }
             defer { for s in component { local[s] = -1 } }
             let m = component.count
-            guard m <= Self.largestComponent else {
-                throw OddsError.notAnalysable("\(m) positions lead to one another (one strongly connected component); at most \(Self.largestComponent) are solved as one system")
+            if m > denseLimit {
+                let (solution, bound) = try solveSparse(component, local: local, values: values, errors: errors, components: components)
+                guard let solution else { neverEnds = true; for s in component { values[s] = neverValue() }; return }
+                for (i, s) in component.enumerated() {
+                    values[s] = solution[i]
+                    errors[s] = bound
+                }
+                return
             }
             // Right-hand sides: the immediate rewards and the values of what lies beyond.
             var b = [[Number]](repeating: [Number](repeating: .zero, count: q), count: m)
@@ -118,11 +140,7 @@ struct ChainSolver<Number: ChainNumber> {
             if !exits {
                 // The bots go round these positions for ever: the game never ends from here.
                 neverEnds = true
-                for s in component {
-                    var v = [Number](repeating: .zero, count: q)
-                    v[neverIndex] = .one
-                    values[s] = v
-                }
+                for s in component { values[s] = neverValue() }
                 return
             }
             if m == 1 && a[0][0].size > 0 && isOne(a[0][0]) {
@@ -156,6 +174,101 @@ struct ChainSolver<Number: ChainNumber> {
         }
         return Solution(start: values[0], components: components, largestComponent: largest,
                         errorBound: errors[0], neverEnds: neverEnds)
+    }
+
+    private func neverValue() -> [Number] {
+        var v = [Number](repeating: .zero, count: quantityCount)
+        v[neverIndex] = .one
+        return v
+    }
+
+    /// One large component by sparse elimination: its values and their error bound, or
+    /// nil when nothing leaves it (the bots go round it for ever).
+    private func solveSparse(_ component: [Int], local: [Int32], values: [[Number]], errors: [Double],
+                             components: Int) throws -> ([[Number]]?, Double) {
+        let m = component.count, q = quantityCount
+        let bounding = Number.self == Double.self
+        let width = bounding ? q + 1 : q
+        var successors = [[Int32: Number]](repeating: [:], count: m)
+        var selfLoop = [Number](repeating: .zero, count: m)
+        var rhs = [[Number]](repeating: [Number](repeating: .zero, count: width), count: m)
+        var exits = false
+        var inherited = 0.0
+        for (i, s) in component.enumerated() {
+            let d = graph.denominator[s]
+            rhs[i][rollsIndex] = Number(weight: graph.rollsWeight[s], over: d)
+            rhs[i][turnsIndex] = Number(weight: graph.turnsWeight[s], over: d)
+            if bounding { rhs[i][q] = .one }
+            for e in graph.metricStart[s]..<graph.metricStart[s + 1] {
+                let entry = graph.metricEntries[e]
+                let p = Number(weight: entry.weight, over: d)
+                let sum = metricSumIndex(Int(entry.metric)), count = metricCountIndex(Int(entry.metric))
+                rhs[i][sum] = rhs[i][sum] + p * Number(metric: entry.value)
+                rhs[i][count] = rhs[i][count] + p
+            }
+            for e in graph.edges(of: s) {
+                let t = Int(graph.edgeTarget[e])
+                let p = Number(weight: graph.edgeWeight[e], over: d)
+                let j = local[t]
+                if j == Int32(i) {
+                    selfLoop[i] = selfLoop[i] + p
+                } else if j >= 0 {
+                    successors[i][j] = (successors[i][j] ?? .zero) + p
+                } else {
+                    exits = true
+                    inherited = max(inherited, errors[t])
+                    let beyond = values[t]
+                    for k in 0..<q where !beyond[k].isZero { rhs[i][k] = rhs[i][k] + p * beyond[k] }
+                }
+            }
+        }
+        guard exits else { return (nil, 0) }
+        let original = (successors, selfLoop, rhs)
+        var elimination = SparseElimination(successors: successors, selfLoop: selfLoop, rhs: rhs)
+        let maxMemory = self.maxMemory
+        let x = try elimination.solve(workLimit: workLimit) { eliminated in
+            let resident = ExplorationBudget.residentBytes()
+            guard resident > maxMemory else { return }
+            throw OddsError.tooMuchMemory(String(format: "stopped at the memory budget (--max-memory %.1f GiB) solving a component of %d positions "
+                + "that lead to one another in %@ (%d of them eliminated, %.0f MiB): raise --max-memory%@",
+                Double(maxMemory) / 1073741824, m, bounding ? "doubles" : "exact fractions", eliminated, Double(resident) / 1048576,
+                bounding ? "" : ", or solve in doubles with an error bound (--precision double)"))
+        }
+        guard bounding else { return (x, 0) }
+        guard let xd = x as? [[Double]], let sd = original.0 as? [[Int32: Double]], let ld = original.1 as? [Double],
+              let rd = original.2 as? [[Double]] else { throw OddsError.internal("a bound asked of exact fractions") }
+        let bound = try ChainSolver<Double>.bound(successors: sd, selfLoop: ld, rhs: rd, x: xd, quantities: q)
+        return (x.map { Array($0.prefix(q)) }, inherited + bound)
+    }
+
+    /// A rigorous bound on the error of a component's values in doubles. With N = (I − P)⁻¹
+    /// (nonnegative), the error of x is N r for the residual r = c + P x − x, so at most
+    /// ‖N‖∞ ‖r‖∞. The last column t solves the steps inside the component, t = P t + 1;
+    /// its residual ρ gives (I − P) t = 1 − ρ ≥ (1 − ‖ρ‖∞), so N 1 ≤ t / (1 − ‖ρ‖∞) and
+    /// ‖N‖∞ ≤ max t / (1 − ‖ρ‖∞). Each residual is widened by the rounding of its own sum
+    /// and of the weights (n + 4 units in the last place of the sum of magnitudes).
+    static func bound(successors: [[Int32: Double]], selfLoop: [Double], rhs: [[Double]], x: [[Double]], quantities q: Int) throws -> Double {
+        var residual = 0.0, stepsResidual = 0.0, steps = 0.0
+        for i in x.indices {
+            let row = successors[i]
+            for k in 0...q {
+                let xi = x[i][k]
+                var sum = rhs[i][k] + selfLoop[i] * xi - xi
+                var magnitude = abs(rhs[i][k]) + abs(selfLoop[i] * xi) + abs(xi)
+                for (j, w) in row {
+                    let term = w * x[Int(j)][k]
+                    sum += term
+                    magnitude += abs(term)
+                }
+                let r = abs(sum) + Double(row.count + 6) * Double.ulpOfOne * magnitude
+                if k < q { residual = max(residual, r) } else { stepsResidual = max(stepsResidual, r); steps = max(steps, xi) }
+            }
+        }
+        guard stepsResidual < 0.5, residual.isFinite, steps.isFinite else {
+            throw OddsError.internal(String(format: "the solver's error bound failed (residual %.1e of the steps inside a component)", stepsResidual))
+        }
+        let norm = steps / (1 - stepsResidual) * (1 + 1e-12)
+        return norm * residual * (1 + 1e-12)
     }
 
     private func isOne(_ x: Number) -> Bool { (x - .one).isZero }

@@ -155,9 +155,15 @@ final class MoveExplorer {
                               index: index, name: name, describe: { "\(name) rolling \($0)" }, reset: reset) { try game.roll(values: $0) }
         }
         // Keeping each subset of the last roll's dice, where the rules keep dice.
-        if game.rules.keepsDice, let dice = try? game.dice(forSeat: seat), (try? game.lastRollValues(seat: seat, dice: dice)) != nil {
+        if game.rules.keepsDice, let dice = try? game.dice(forSeat: seat), let last = try? game.lastRollValues(seat: seat, dice: dice) {
+            // With unordered dice, keeping equal values at other places is the same move:
+            // each set of kept values is tried once (the first subset that keeps it).
+            var keptSets: Set<[Int]> = []
             for subset in 0..<(1 << dice.count) {
                 let positions = (1...dice.count).filter { subset & (1 << ($0 - 1)) != 0 }
+                if game.rules.unorderedDice && last.count == dice.count {
+                    guard keptSets.insert(positions.map { last[$0 - 1] }.sorted()).inserted else { continue }
+                }
                 try addKeepMove(positions, dice: dice, index: index, name: name, reset: reset)
             }
         }
@@ -223,7 +229,8 @@ final class MoveExplorer {
                      refusalIsAnError: Bool = false) throws {
         let label = (["roll keep"] + positions.map(String.init)).joined(separator: " ")
         let answer = "{\"roll\", keep = {" + positions.map(String.init).joined(separator: ", ") + "}}"
-        let outcomes = RollOutcomes(sides: dice.sides, count: max(0, dice.count - Set(positions).count), unordered: false)
+        // Unordered dice: each set of values rolled again once, weighted by its orders.
+        let outcomes = RollOutcomes(sides: dice.sides, count: max(0, dice.count - Set(positions).count), unordered: game.rules.unorderedDice)
         try addChanceMove(BestPlay.Move(label: label, action: nil, arguments: [], botAnswer: answer), outcomes: outcomes,
                           index: index, name: name, describe: { "\(name) \(label) = \($0)" }, reset: reset,
                           refusalIsAnError: refusalIsAnError) { values in

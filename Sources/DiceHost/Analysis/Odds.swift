@@ -31,6 +31,9 @@ public enum Odds {
         /// The analysed game's memory cap, as in play (the positions the analysis keeps in
         /// its Lua state are not counted: `--max-memory` bounds those).
         public var memoryBytes = LuaLimits.default.memoryBytes
+        /// Under auto, the entry updates a large component's exact elimination may take
+        /// before the whole chain is solved in doubles instead.
+        public var exactWorkLimit = 20_000_000
         /// The whole process's resident memory at which exploring stops, with a message.
         public var maxMemory = Odds.defaultMaxMemory
         public init() {}
@@ -117,13 +120,25 @@ public enum Odds {
                             exploreSeconds: 0, solveSeconds: 0, luaMemoryPeak: game.lua.memoryPeak, processMemoryPeak: 0)
         result.repeatedRolls = graph.repeatedRolls.counts
         let report: (Int) -> Void = { progress?("\(graph.count) positions, \($0) components solved") }
+        var solvedExactly = false
         if exact {
-            let solver = ChainSolver<Rational>(graph: graph, seats: seats)
-            let solution = try solver.solve(progress: report)
-            fill(&result, solver: solver, solution: solution, graph: graph) { Value(exact: $0, double: $0.doubleValue) }
-            result.errorBound = 0
-        } else {
-            let solver = ChainSolver<Double>(graph: graph, seats: seats)
+            var solver = ChainSolver<Rational>(graph: graph, seats: seats)
+            solver.maxMemory = options.maxMemory
+            // Under auto, fractions only while they are fast; doubles with a bound beyond.
+            if options.precision == .auto { solver.workLimit = options.exactWorkLimit }
+            do {
+                let solution = try solver.solve(progress: report)
+                fill(&result, solver: solver, solution: solution, graph: graph) { Value(exact: $0, double: $0.doubleValue) }
+                result.errorBound = 0
+                solvedExactly = true
+            } catch let over as SparseElimination<Rational>.OverBudget {
+                progress?("exact fractions too slow here (\(over.work) entry updates after \(over.eliminated) positions of one component): solving in doubles")
+                result.exact = false
+            }
+        }
+        if !solvedExactly {
+            var solver = ChainSolver<Double>(graph: graph, seats: seats)
+            solver.maxMemory = options.maxMemory
             let solution = try solver.solve(progress: report)
             fill(&result, solver: solver, solution: solution, graph: graph) { Value(exact: nil, double: $0) }
             result.errorBound = solution.errorBound
