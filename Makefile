@@ -1,48 +1,66 @@
 # DiceHost: two commands set up everything on a fresh Debian machine with Swift.
-#   make play   installs Lua 5.4 if missing, builds, plays a shipped game
-#   make install puts that build's dicehost on the PATH (PREFIX=~/.local: ~/.local/bin/dicehost)
-#   make test   installs Lua 5.4 if missing, builds, runs every test (and the browser test)
+#   make play    installs Lua 5.4 if missing, builds dicehost alone (no server, tests or
+#                benchmarks), plays a shipped game
+#   make install puts that build's dicehost on the PATH (root: /usr/local/bin, others:
+#                ~/.local/bin), with dicehost-server when it was built (`make server`)
+#   make server  builds dicehost-server, the program `dicehost serve` runs
+#   make test    installs Lua 5.4 if missing, builds everything, runs every test (and the browser test)
 
 RULES ?= rules/race.lua
 SWIFT_BUILD_FLAGS ?=
-# `make install`: where dicehost goes. ~/.local by default: no root needed, and Debian's
-# ~/.profile puts ~/.local/bin on the PATH (at the next login once it exists); PREFIX=/usr/local
-# with sudo for every user. CONFIG=release installs an optimised build (sim and odds run
-# several times faster; it builds everything again, in .build/release).
-PREFIX ?= $(HOME)/.local
+# `make install`: where dicehost goes. As root /usr/local (on every user's PATH: root's own
+# ~/.profile has no ~/.local/bin clause); otherwise ~/.local, which Debian's ~/.profile puts on
+# the PATH at the next login once ~/.local/bin exists. The installer asks a login shell and says
+# what it found. CONFIG=release installs an optimised build (sim and odds run several times
+# faster; it builds dicehost again, in .build/release).
+PREFIX ?= $(if $(filter 0,$(shell id -u)),/usr/local,$(HOME)/.local)
 CONFIG ?= debug
 PROCESS_TESTS = KillNineTests|StopOnSignalTests|OpenFilesLimitTests
 
-.PHONY: deps build play test test-rules-fuzz test-chaos-short test-lua-conformance check-lua test-browser loadtest loadtest-abuse loadtest-rss loadtest-store loadtest-chaos serve bench bench-idle-rooms bench-solve bench-secrets bench-instructions bench-ws-floor clean fuzz fuzz-build fuzz-smoke fuzz-crashes example test-example
+.PHONY: deps build server play test test-rules-fuzz test-chaos-short test-lua-conformance check-lua test-browser loadtest loadtest-abuse loadtest-rss loadtest-store loadtest-chaos serve bench bench-idle-rooms bench-solve bench-secrets bench-instructions bench-ws-floor clean fuzz fuzz-build fuzz-smoke fuzz-crashes example test-example
 
 deps:
 	@bash scripts/ensure-deps.sh
 
+# dicehost alone: the REPL, test, sim, odds, solve and fuzz, without the server stack.
 build: deps
-	swift build $(SWIFT_BUILD_FLAGS)
+	swift build --product dicehost $(SWIFT_BUILD_FLAGS)
+
+# dicehost-server, the program `dicehost serve` runs (Hummingbird, NIO SSL, SQLite, PostgreSQL).
+server: deps
+	swift build --product dicehost-server $(SWIFT_BUILD_FLAGS)
 
 play: build
 	.build/debug/dicehost play $(RULES)
 
-# Puts the build `make play` made on the PATH: PREFIX/bin/dicehost (scripts/install.sh).
+# Puts the build `make play` made on the PATH: PREFIX/bin/dicehost (scripts/install.sh), and
+# dicehost-server beside it when it was built (brought up to date first).
 .PHONY: install
 install: deps
-	swift build -c $(CONFIG) $(SWIFT_BUILD_FLAGS)
+	swift build -c $(CONFIG) --product dicehost $(SWIFT_BUILD_FLAGS)
+	@if [ -x .build/$(CONFIG)/dicehost-server ]; then swift build -c $(CONFIG) --product dicehost-server $(SWIFT_BUILD_FLAGS); fi
 	@bash scripts/install.sh "$(PREFIX)" .build/$(CONFIG)
 
-test: deps check-lua
-	@bash scripts/ensure-postgres.sh   # the PostgreSQL store tests start a throwaway server
-	swift build --build-tests $(SWIFT_BUILD_FLAGS)
-	swift test --skip-build --skip '$(PROCESS_TESTS)'
-	# The suites that start a real dicehost serve process (killed, stopped with TERM, run
-	# under a low open-files limit), alone: beside the CPU-bound suites on two cores their
-	# clients' tasks can wait past their deadlines. One at a time (--no-parallel): three WebSocket clients set up at once crashed the test process once in the Swift runtime's type metadata lookup (a clean-clone run of 9b6b370).
-	swift test --skip-build --no-parallel --filter '$(PROCESS_TESTS)'
-	.build/debug/dicehost test   # rules/tests and every examples/**/tests beside a rule script
-	$(MAKE) test-rules-fuzz
-	$(MAKE) test-example
-	$(MAKE) test-browser
-	$(MAKE) test-chaos-short   # after test-browser, whose script installs python3-venv
+# Each stage's whole output goes to .build/test-logs/STAGE.log (scripts/test-stage.sh); a passing
+# run prints a line per stage and, last, "N passed, M failed"; a failing stage prints its log.
+# The suites that start a real dicehost serve process (killed, stopped with TERM, run under a
+# low open-files limit) run alone: beside the CPU-bound suites on two cores their clients'
+# tasks can wait past their deadlines; one at a time (--no-parallel): three WebSocket clients
+# set up at once crashed the test process once in the Swift runtime's type metadata lookup.
+STAGE = @bash scripts/test-stage.sh
+test: deps
+	@bash scripts/test-stage.sh --start
+	$(STAGE) check-lua $(MAKE) --no-print-directory -s check-lua
+	$(STAGE) postgres bash scripts/ensure-postgres.sh   # the PostgreSQL store tests start a throwaway server
+	$(STAGE) build swift build --build-tests $(SWIFT_BUILD_FLAGS)
+	$(STAGE) swift-test swift test --skip-build --skip '$(PROCESS_TESTS)'
+	$(STAGE) process-tests swift test --skip-build --no-parallel --filter '$(PROCESS_TESTS)'
+	$(STAGE) rule-tests .build/debug/dicehost test   # rules/tests and every examples/**/tests beside a rule script
+	$(STAGE) rules-fuzz $(MAKE) --no-print-directory -s test-rules-fuzz
+	$(STAGE) example $(MAKE) --no-print-directory -s test-example
+	$(STAGE) browser $(MAKE) --no-print-directory -s test-browser
+	$(STAGE) chaos $(MAKE) --no-print-directory -s test-chaos-short   # after browser, whose script installs python3-venv
+	@bash scripts/test-stage.sh --totals
 
 # A short fixed-seed `dicehost fuzz` of every shipped game and example rule script (random
 # legal play, every check; a few seconds each in the debug build). A finding fails the
@@ -85,7 +103,7 @@ test-browser: build
 	.build-venv/bin/python tests/browser/every_game_table.py   # every shipped game at 1280 and 390 px, ~25 s
 	.build-venv/bin/python tests/browser/sweep_chart.py
 
-serve: build
+serve: build server
 	.build/debug/dicehost serve rules --watch
 
 # Not in `make test`: 200 rooms x 4 clients for a minute, one server and then two behind
@@ -178,6 +196,7 @@ bench-instructions: deps
 # user and system apart (bench/ws-floor/README.md). WS_FLOOR_ROOMS (50), WS_FLOOR_SECONDS (20).
 bench-ws-floor: deps
 	swift build -c release --product dicehost $(SWIFT_BUILD_FLAGS)
+	swift build -c release --product dicehost-server $(SWIFT_BUILD_FLAGS)   # what `dicehost serve` runs
 	@[ -x .build-venv/bin/python ] || python3 -m venv .build-venv
 	@.build-venv/bin/python -c "import websockets" 2>/dev/null || .build-venv/bin/pip install -q --disable-pip-version-check "websockets>=12,<16"
 	DICEHOST_BIN=.build/release/dicehost bash bench/ws-floor/run.sh $(or $(WS_FLOOR_ROOMS),50) $(or $(WS_FLOOR_SECONDS),20)
