@@ -47,6 +47,8 @@ install: deps
 # low open-files limit) run alone: beside the CPU-bound suites on two cores their clients'
 # tasks can wait past their deadlines; one at a time (--no-parallel): three WebSocket clients
 # set up at once crashed the test process once in the Swift runtime's type metadata lookup.
+# The later stages' own `build` and `server` prerequisites are taken as made (-o): the build
+# stage built every product.
 STAGE = @bash scripts/test-stage.sh
 test: deps
 	@bash scripts/test-stage.sh --start
@@ -56,10 +58,10 @@ test: deps
 	$(STAGE) swift-test swift test --skip-build --skip '$(PROCESS_TESTS)'
 	$(STAGE) process-tests swift test --skip-build --no-parallel --filter '$(PROCESS_TESTS)'
 	$(STAGE) rule-tests .build/debug/dicehost test   # rules/tests and every examples/**/tests beside a rule script
-	$(STAGE) rules-fuzz $(MAKE) --no-print-directory -s test-rules-fuzz
-	$(STAGE) example $(MAKE) --no-print-directory -s test-example
-	$(STAGE) browser $(MAKE) --no-print-directory -s test-browser
-	$(STAGE) chaos $(MAKE) --no-print-directory -s test-chaos-short   # after browser, whose script installs python3-venv
+	$(STAGE) rules-fuzz $(MAKE) --no-print-directory -s -o build -o server test-rules-fuzz
+	$(STAGE) example $(MAKE) --no-print-directory -s -o build -o server test-example
+	$(STAGE) browser $(MAKE) --no-print-directory -s -o build -o server test-browser
+	$(STAGE) chaos $(MAKE) --no-print-directory -s -o build -o server test-chaos-short   # after browser, whose script installs python3-venv
 	@bash scripts/test-stage.sh --totals
 
 # A short fixed-seed `dicehost fuzz` of every shipped game and example rule script (random
@@ -76,7 +78,7 @@ test-rules-fuzz: build
 # `dicehost serve` with its SQLite store, killed with SIGKILL twice and started again; then
 # every room plays to its end. Fails if a client's events differ from the store's room log,
 # an acknowledged input is missing, or a room cannot finish. About 45 s.
-test-chaos-short: build
+test-chaos-short: build server
 	CHAOS_ROOMS=10 CHAOS_SECONDS=22 CHAOS_KILL_EVERY=10 CHAOS_END_SECONDS=25 DICEHOST=.build/debug/dicehost bash loadtest/chaos.sh
 
 # Not in `make test`: Lua 5.4.4's own test suite, piece by piece, in plain lua5.4 and in
@@ -95,7 +97,7 @@ check-lua: deps
 # Two Chromium windows play Snap on `dicehost serve`, and Race to Space with a Pixels die
 # on a stand-in navigator.bluetooth (installs chromium, chromium-driver
 # and Selenium in .build-venv on first use; see tests/browser).
-test-browser: build
+test-browser: build server
 	@bash scripts/ensure-browser.sh
 	.build-venv/bin/python tests/browser/snap_two_players.py
 	.build-venv/bin/python tests/browser/pixels_table.py   # a Pixels die at the table (a stand-in Web Bluetooth), ~7 s
