@@ -30,15 +30,18 @@ build: deps
 server: deps
 	swift build --product dicehost-server $(SWIFT_BUILD_FLAGS)
 
-play: build
+# Builds dicehost only when a source is newer than it (scripts/build-if-stale.sh): a second
+# `make play` reaches the prompt at once.
+play: deps
+	@bash scripts/build-if-stale.sh debug dicehost $(SWIFT_BUILD_FLAGS)
 	.build/debug/dicehost play $(RULES)
 
 # Puts the build `make play` made on the PATH: PREFIX/bin/dicehost (scripts/install.sh), and
-# dicehost-server beside it when it was built (brought up to date first).
+# dicehost-server beside it when it was built; each rebuilt first only if a source is newer.
 .PHONY: install
 install: deps
-	swift build -c $(CONFIG) --product dicehost $(SWIFT_BUILD_FLAGS)
-	@if [ -x .build/$(CONFIG)/dicehost-server ]; then swift build -c $(CONFIG) --product dicehost-server $(SWIFT_BUILD_FLAGS); fi
+	@bash scripts/build-if-stale.sh $(CONFIG) dicehost $(SWIFT_BUILD_FLAGS)
+	@bash scripts/build-if-stale.sh $(CONFIG) dicehost-server --if-built $(SWIFT_BUILD_FLAGS)
 	@bash scripts/install.sh "$(PREFIX)" .build/$(CONFIG)
 
 # Each stage's whole output goes to .build/test-logs/STAGE.log (scripts/test-stage.sh); a passing
