@@ -1,48 +1,71 @@
 # DiceHost: two commands set up everything on a fresh Debian machine with Swift.
-#   make play   installs Lua 5.4 if missing, builds, plays a shipped game
-#   make install puts that build's dicehost on the PATH (PREFIX=~/.local: ~/.local/bin/dicehost)
-#   make test   installs Lua 5.4 if missing, builds, runs every test (and the browser test)
+#   make play    installs Lua 5.4 if missing, builds dicehost alone (no server, tests or
+#                benchmarks), plays a shipped game
+#   make install puts that build's dicehost on the PATH (root: /usr/local/bin, others:
+#                ~/.local/bin), with dicehost-server when it was built (`make server`)
+#   make server  builds dicehost-server, the program `dicehost serve` runs
+#   make test    installs Lua 5.4 if missing, builds everything, runs every test (and the browser test)
 
 RULES ?= rules/race.lua
 SWIFT_BUILD_FLAGS ?=
-# `make install`: where dicehost goes. ~/.local by default: no root needed, and Debian's
-# ~/.profile puts ~/.local/bin on the PATH (at the next login once it exists); PREFIX=/usr/local
-# with sudo for every user. CONFIG=release installs an optimised build (sim and odds run
-# several times faster; it builds everything again, in .build/release).
-PREFIX ?= $(HOME)/.local
+# `make install`: where dicehost goes. As root /usr/local (on every user's PATH: root's own
+# ~/.profile has no ~/.local/bin clause); otherwise ~/.local, which Debian's ~/.profile puts on
+# the PATH at the next login once ~/.local/bin exists. The installer asks a login shell and says
+# what it found. CONFIG=release installs an optimised build (sim and odds run several times
+# faster; it builds dicehost again, in .build/release).
+PREFIX ?= $(if $(filter 0,$(shell id -u)),/usr/local,$(HOME)/.local)
 CONFIG ?= debug
 PROCESS_TESTS = KillNineTests|StopOnSignalTests|OpenFilesLimitTests
 
-.PHONY: deps build play test test-rules-fuzz test-chaos-short test-lua-conformance check-lua test-browser loadtest loadtest-abuse loadtest-rss loadtest-store loadtest-chaos serve bench bench-idle-rooms bench-solve bench-secrets bench-instructions bench-ws-floor clean fuzz fuzz-build fuzz-smoke fuzz-crashes example test-example
+.PHONY: deps build server play test test-rules-fuzz test-chaos-short test-lua-conformance check-lua test-browser loadtest loadtest-abuse loadtest-rss loadtest-store loadtest-chaos serve bench bench-idle-rooms bench-solve bench-secrets bench-instructions bench-ws-floor clean fuzz fuzz-build fuzz-smoke fuzz-crashes example test-example
 
 deps:
 	@bash scripts/ensure-deps.sh
 
+# dicehost alone: the REPL, test, sim, odds, solve and fuzz, without the server stack.
 build: deps
-	swift build $(SWIFT_BUILD_FLAGS)
+	swift build --product dicehost $(SWIFT_BUILD_FLAGS)
 
-play: build
+# dicehost-server, the program `dicehost serve` runs (Hummingbird, NIO SSL, SQLite, PostgreSQL).
+server: deps
+	swift build --product dicehost-server $(SWIFT_BUILD_FLAGS)
+
+# Builds dicehost only when a source is newer than it (scripts/build-if-stale.sh): a second
+# `make play` reaches the prompt at once.
+play: deps
+	@bash scripts/build-if-stale.sh debug dicehost $(SWIFT_BUILD_FLAGS)
 	.build/debug/dicehost play $(RULES)
 
-# Puts the build `make play` made on the PATH: PREFIX/bin/dicehost (scripts/install.sh).
+# Puts the build `make play` made on the PATH: PREFIX/bin/dicehost (scripts/install.sh), and
+# dicehost-server beside it when it was built; each rebuilt first only if a source is newer.
 .PHONY: install
 install: deps
-	swift build -c $(CONFIG) $(SWIFT_BUILD_FLAGS)
+	@bash scripts/build-if-stale.sh $(CONFIG) dicehost $(SWIFT_BUILD_FLAGS)
+	@bash scripts/build-if-stale.sh $(CONFIG) dicehost-server --if-built $(SWIFT_BUILD_FLAGS)
 	@bash scripts/install.sh "$(PREFIX)" .build/$(CONFIG)
 
-test: deps check-lua
-	@bash scripts/ensure-postgres.sh   # the PostgreSQL store tests start a throwaway server
-	swift build --build-tests $(SWIFT_BUILD_FLAGS)
-	swift test --skip-build --skip '$(PROCESS_TESTS)'
-	# The suites that start a real dicehost serve process (killed, stopped with TERM, run
-	# under a low open-files limit), alone: beside the CPU-bound suites on two cores their
-	# clients' tasks can wait past their deadlines. One at a time (--no-parallel): three WebSocket clients set up at once crashed the test process once in the Swift runtime's type metadata lookup (a clean-clone run of 9b6b370).
-	swift test --skip-build --no-parallel --filter '$(PROCESS_TESTS)'
-	.build/debug/dicehost test   # rules/tests and every examples/**/tests beside a rule script
-	$(MAKE) test-rules-fuzz
-	$(MAKE) test-example
-	$(MAKE) test-browser
-	$(MAKE) test-chaos-short   # after test-browser, whose script installs python3-venv
+# Each stage's whole output goes to .build/test-logs/STAGE.log (scripts/test-stage.sh); a passing
+# run prints a line per stage and, last, "N passed, M failed"; a failing stage prints its log.
+# The suites that start a real dicehost serve process (killed, stopped with TERM, run under a
+# low open-files limit) run alone: beside the CPU-bound suites on two cores their clients'
+# tasks can wait past their deadlines; one at a time (--no-parallel): three WebSocket clients
+# set up at once crashed the test process once in the Swift runtime's type metadata lookup.
+# The later stages' own `build` and `server` prerequisites are taken as made (-o): the build
+# stage built every product.
+STAGE = @bash scripts/test-stage.sh
+test: deps
+	@bash scripts/test-stage.sh --start
+	$(STAGE) check-lua $(MAKE) --no-print-directory -s check-lua
+	$(STAGE) postgres bash scripts/ensure-postgres.sh   # the PostgreSQL store tests start a throwaway server
+	$(STAGE) build swift build --build-tests $(SWIFT_BUILD_FLAGS)
+	$(STAGE) swift-test swift test --skip-build --skip '$(PROCESS_TESTS)'
+	$(STAGE) process-tests swift test --skip-build --no-parallel --filter '$(PROCESS_TESTS)'
+	$(STAGE) rule-tests .build/debug/dicehost test   # rules/tests and every examples/**/tests beside a rule script
+	$(STAGE) rules-fuzz $(MAKE) --no-print-directory -s -o build -o server test-rules-fuzz
+	$(STAGE) example $(MAKE) --no-print-directory -s -o build -o server test-example
+	$(STAGE) browser $(MAKE) --no-print-directory -s -o build -o server test-browser
+	$(STAGE) chaos $(MAKE) --no-print-directory -s -o build -o server test-chaos-short   # after browser, whose script installs python3-venv
+	@bash scripts/test-stage.sh --totals
 
 # A short fixed-seed `dicehost fuzz` of every shipped game and example rule script (random
 # legal play, every check; a few seconds each in the debug build). A finding fails the
@@ -58,7 +81,7 @@ test-rules-fuzz: build
 # `dicehost serve` with its SQLite store, killed with SIGKILL twice and started again; then
 # every room plays to its end. Fails if a client's events differ from the store's room log,
 # an acknowledged input is missing, or a room cannot finish. About 45 s.
-test-chaos-short: build
+test-chaos-short: build server
 	CHAOS_ROOMS=10 CHAOS_SECONDS=22 CHAOS_KILL_EVERY=10 CHAOS_END_SECONDS=25 DICEHOST=.build/debug/dicehost bash loadtest/chaos.sh
 
 # Not in `make test`: Lua 5.4.4's own test suite, piece by piece, in plain lua5.4 and in
@@ -77,7 +100,7 @@ check-lua: deps
 # Two Chromium windows play Snap on `dicehost serve`, and Race to Space with a Pixels die
 # on a stand-in navigator.bluetooth (installs chromium, chromium-driver
 # and Selenium in .build-venv on first use; see tests/browser).
-test-browser: build
+test-browser: build server
 	@bash scripts/ensure-browser.sh
 	.build-venv/bin/python tests/browser/snap_two_players.py
 	.build-venv/bin/python tests/browser/pixels_table.py   # a Pixels die at the table (a stand-in Web Bluetooth), ~7 s
@@ -85,7 +108,7 @@ test-browser: build
 	.build-venv/bin/python tests/browser/every_game_table.py   # every shipped game at 1280 and 390 px, ~25 s
 	.build-venv/bin/python tests/browser/sweep_chart.py
 
-serve: build
+serve: build server
 	.build/debug/dicehost serve rules --watch
 
 # Not in `make test`: 200 rooms x 4 clients for a minute, one server and then two behind
@@ -178,6 +201,7 @@ bench-instructions: deps
 # user and system apart (bench/ws-floor/README.md). WS_FLOOR_ROOMS (50), WS_FLOOR_SECONDS (20).
 bench-ws-floor: deps
 	swift build -c release --product dicehost $(SWIFT_BUILD_FLAGS)
+	swift build -c release --product dicehost-server $(SWIFT_BUILD_FLAGS)   # what `dicehost serve` runs
 	@[ -x .build-venv/bin/python ] || python3 -m venv .build-venv
 	@.build-venv/bin/python -c "import websockets" 2>/dev/null || .build-venv/bin/pip install -q --disable-pip-version-check "websockets>=12,<16"
 	DICEHOST_BIN=.build/release/dicehost bash bench/ws-floor/run.sh $(or $(WS_FLOOR_ROOMS),50) $(or $(WS_FLOOR_SECONDS),20)

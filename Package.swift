@@ -9,6 +9,10 @@ let package = Package(
         .library(name: "DiceHost", targets: ["DiceHost"]),
         .library(name: "DiceHostServer", targets: ["DiceHostServer"]),
         .executable(name: "dicehost", targets: ["dicehost"]),
+        // `dicehost serve` runs this program (installed beside dicehost): the server stack
+        // (Hummingbird, NIO SSL, SQLiteNIO, PostgresNIO) is built only for it, so
+        // `swift build --product dicehost` reaches the REPL without compiling any of it.
+        .executable(name: "dicehost-server", targets: ["dicehost-server"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -81,17 +85,32 @@ let package = Package(
             // The compiler checks the server's concurrency (rooms, executors, the thread pool, channels).
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // `dicehost serve`'s options, parsed by dicehost (for `dicehost help serve` and
+        // usage errors) and by dicehost-server, which it runs.
+        .target(
+            name: "ServeOptions",
+            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         .executableTarget(
             name: "dicehost",
             dependencies: [
                 "DiceHost",
-                "DiceHostServer",
+                "ServeOptions",
                 "CEditLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "BigInt", package: "BigInt"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             resources: [.embedInCode("Templates/new-game.lua")]
+        ),
+        .executableTarget(
+            name: "dicehost-server",
+            dependencies: [
+                "DiceHost",
+                "DiceHostServer",
+                "ServeOptions",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         // The embedding example's program: examples/RaceToSpace is a package of its own that
         // depends on this one by path (`make example` builds it so), and is built here too so

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # `make install`: puts a built dicehost on the PATH.
 #   scripts/install.sh PREFIX BUILD_FOLDER     e.g. scripts/install.sh ~/.local .build/debug
-# PREFIX/lib/dicehost/ holds the program with its web files (`dicehost serve` looks for
-# them beside the program) and PREFIX/bin/dicehost links to it. Everything is staged in a
-# temporary folder and moved into place, so a failed install leaves the old one working.
+# PREFIX/lib/dicehost/ holds the program, and dicehost-server with its web files when that
+# was built (`dicehost serve` runs dicehost-server from beside the program); PREFIX/bin/dicehost
+# links to it. Everything is staged in a temporary folder and moved into place, so a failed
+# install leaves the old one working. Last, a login shell started as a new login would be
+# (HOME only) is asked whether it finds dicehost, and the message says what it answered.
 set -euo pipefail
 
 if [ $# -ne 2 ]; then
@@ -12,11 +14,16 @@ if [ $# -ne 2 ]; then
 fi
 prefix=$1
 built=$2
+server=dicehost-server
 resources=DiceHost_DiceHostServer.resources
 
-if [ ! -f "$built/dicehost" ] || [ ! -x "$built/dicehost" ] || [ ! -d "$built/$resources" ]; then
-  echo "install: no built dicehost in $built (run 'make build' first)" >&2
+if [ ! -f "$built/dicehost" ] || [ ! -x "$built/dicehost" ]; then
+  echo "install: no built dicehost in $built (run 'make play' or 'make build' first)" >&2
   exit 1
+fi
+with_server=no
+if [ -f "$built/$server" ] && [ -x "$built/$server" ] && [ -d "$built/$resources" ]; then
+  with_server=yes
 fi
 
 lib=$prefix/lib/dicehost
@@ -35,15 +42,18 @@ fi
 
 staging=$(mktemp -d "$prefix/lib/.dicehost-install.XXXXXX")
 trap 'rm -rf "$staging"' EXIT
-cp "$built/dicehost" "$staging/dicehost"
-cp -R "$built/$resources" "$staging/$resources"
-chmod 755 "$staging" "$staging/dicehost"
+mkdir "$staging/new"
+cp "$built/dicehost" "$staging/new/dicehost"
+if [ $with_server = yes ]; then
+  cp "$built/$server" "$staging/new/$server"
+  cp -R "$built/$resources" "$staging/new/$resources"
+  chmod 755 "$staging/new/$server"
+fi
+chmod 755 "$staging" "$staging/new" "$staging/new/dicehost"
 
 if [ -d "$lib" ]; then
   mv "$lib" "$staging/previous"
 fi
-mkdir "$staging/new"
-mv "$staging/dicehost" "$staging/$resources" "$staging/new/"
 mv "$staging/new" "$lib"
 
 link=$(mktemp -u "$bin/.dicehost-link.XXXXXX")
@@ -51,10 +61,25 @@ ln -s ../lib/dicehost/dicehost "$link"
 mv -fT "$link" "$bin/dicehost"
 
 echo "installed $bin/dicehost ($("$bin/dicehost" --version), from $built)"
-case ":$PATH:" in
-  *":$bin:"*) ;;
-  *)
-    echo "$bin is not on your PATH: add it, e.g. export PATH=\"$bin:\$PATH\" in ~/.profile"
-    echo "(Debian's ~/.profile adds ~/.local/bin by itself at the next login once the folder exists)"
-    ;;
-esac
+if [ $with_server = yes ]; then
+  echo "with $server: 'dicehost serve' works"
+else
+  echo "without $server: 'dicehost serve' needs it; 'make server' builds it (several minutes), then 'make install' again"
+fi
+
+# What a new login shell finds: only HOME kept, as at a login (/etc/profile, then ~/.profile).
+found=$(env -i HOME="$HOME" bash -lc 'command -v dicehost' 2>/dev/null </dev/null || true)
+if [ "$found" = "$bin/dicehost" ]; then
+  echo "a new login shell finds it: open a new terminal (or log in again) and type dicehost"
+  case ":$PATH:" in
+    *":$bin:"*) ;;
+    *) echo "(this shell's PATH has no $bin yet; until the next login: export PATH=\"$bin:\$PATH\")" ;;
+  esac
+else
+  if [ -n "$found" ]; then
+    echo "a new login shell finds another dicehost first, $found"
+  else
+    echo "$bin is not on a new login shell's PATH"
+  fi
+  echo "to put it there: echo 'export PATH=\"$bin:\$PATH\"' >> $HOME/.profile   (then log in again)"
+fi

@@ -6,11 +6,11 @@ extension DiceHostCommand {
         static let configuration = CommandConfiguration(
             abstract: "Load a rule script in the sandbox, validate it and describe it.",
             discussion: """
-                Also plays a short game with the rules' bots for each of a few seeds (at the smallest
-                table), so a hook that fails only in play (a misspelled method, a nil field) is found.
-                Exits 0 when the script loads and the bot games run, 1 when a bot game fails (naming
-                the seed, the move and the error), 3 with the error (file:line: message) when the
-                script does not load.
+                Also plays a short game with the rules' bots for each of a few seeds (at play's \
+                default table: Ann, Bob…), so a hook that fails only in play (a misspelled method, a \
+                nil field) is found. Exits 0 when the script loads and the bot games run, 1 when a bot \
+                game fails (naming the seed, the move, the hook and the error, and the play command \
+                that shows it), 3 with the error (file:line: message) when the script does not load.
                 """
         )
 
@@ -29,7 +29,8 @@ extension DiceHostCommand {
             let failure: String?
             do {
                 let params = try overrides.map(GameOptions.parseOverride)
-                let game = try Game(rulesFile: rules, players: [], params: params)
+                let names = PlayerList.defaultNames(for: try Game.check(rulesFile: rules, params: params))
+                let game = try Game(rulesFile: rules, players: names, params: params)
                 let ruleSet = game.rules
                 failure = Self.playBotGames(game, rules: rules)
                 print("\(rules): " + (failure == nil ? "ok" : "loads, but a bot game fails"))
@@ -63,10 +64,17 @@ extension DiceHostCommand {
                 } catch {
                     let whose = game.currentPlayer.map { ", \($0)'s" } ?? ""
                     let when = moves == 0 && game.currentPlayer == nil ? "as it started" : "at move \(moves + 1)\(whose)"
-                    return "a bot game failed \(when): \(error)\n(to see it: dicehost play \(rules) --players \(game.playerNames.joined(separator: ",")) --seed \(seed) --auto)"
+                    let hook = Self.failedHook(error, rules: game.rules).map { $0.hasPrefix("actions.") ? ", in action \($0.dropFirst(8))" : ", in hook \($0)" } ?? ""
+                    return "a bot game failed \(when)\(hook): \(error)\n(to see it: dicehost play \(rules) --players \(game.playerNames.joined(separator: ",")) --seed \(seed) --auto)"
                 }
             }
             return nil
+        }
+
+        /// The hook a rule failure happened in ("roll", "actions.hold"), from its traceback.
+        static func failedHook(_ error: Error, rules: RuleSet) -> String? {
+            guard case GameError.script(let failure) = error, let traceback = failure.traceback else { return nil }
+            return rules.hook(in: traceback)
         }
     }
 }

@@ -8,10 +8,14 @@ extension DiceHostCommand {
         static let configuration = CommandConfiguration(
             abstract: "Start a new game: a working rule script with a bot, and a rule test that passes.",
             discussion: """
-                Writes FOLDER/NAME.lua (a small dice race to edit: setup, turn, roll, an action,
-                a status line and a bot) and FOLDER/tests/NAME/first-turns.txt, recorded from the
-                script, so `dicehost test` passes at once (with no path it finds rules/tests and
-                ./tests). Existing files are never replaced.
+                Writes FOLDER/NAME.lua (a small dice race to edit: setup, turn, roll, an action, \
+                a status line and a bot) and FOLDER/tests/NAME/first-turns.txt, recorded from the \
+                script, so `dicehost test` passes at once (with no path it finds rules/tests and \
+                ./tests). The test also fails if a rule hook fails along it (check: no-rule-error). Existing \
+                files are never replaced.
+
+                Then: dicehost play FILE --watch (edit and save: the game reloads), dicehost test, \
+                dicehost check FILE, dicehost sim FILE; docs/tutorial.md walks through a first game.
                 """
         )
 
@@ -64,7 +68,7 @@ extension DiceHostCommand {
                 for line in ["roll 4", "roll 5", "hold", "roll 1", "roll 6"] { _ = session.run(line) }
                 let text = session.transcript(for: test).replacingOccurrences(
                     of: "# Saved with dicehost play; `load` continues it, `dicehost test` checks it.",
-                    with: "# Written by dicehost new: holding banks the turn total, a 1 loses it.\n# Re-record after changing the rules: dicehost test --update \(test)")
+                    with: "# Written by dicehost new: holding banks the turn total, a 1 loses it.\n# Re-record after changing the rules: dicehost test --update \(test)\n# check: no-rule-error")
                 try writer.write(text, to: test)
             } catch let error as FileProblem {
                 undo()

@@ -187,7 +187,8 @@ extension DiceHostCommand {
                     }
                     let reply = Interrupts.whileRunning(session.game.lua) { output.run(line, in: session) }
                     dieConsole?.sync()
-                    output.show(reply.lines)
+                    let isTick = line.split(separator: " ").first == "tick"
+                    output.show(isTick ? Renderer.foldingRepeats(reply.lines) : reply.lines)
                     playOthers()
                     if reply.quit {
                         if session.sawRuleError { throw ExitStatus.failure }

@@ -52,6 +52,20 @@ struct Renderer {
         return out
     }
 
+    /// Runs of identical lines as one line with a count ("led 1 blink green ×15"): a `tick`
+    /// over a long wait repeats a timer's events, which say nothing new after the first.
+    static func foldingRepeats(_ lines: [String]) -> [String] {
+        var out: [String] = []
+        var index = lines.startIndex
+        while index < lines.endIndex {
+            var end = index + 1
+            while end < lines.endIndex, lines[end] == lines[index] { end += 1 }
+            out.append(end - index > 1 ? "\(lines[index]) ×\(end - index)" : lines[index])
+            index = end
+        }
+        return out
+    }
+
     /// The prompt: the rules' status line, if any, and the current player.
     func prompt(for game: Game) -> String {
         let player = game.currentPlayer ?? "-"

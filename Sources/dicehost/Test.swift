@@ -9,11 +9,16 @@ extension DiceHostCommand {
         static let configuration = CommandConfiguration(
             abstract: "Run rule tests: transcripts of play sessions with the output expected.",
             discussion: """
-                Each test is one text file (see docs/scripting.md, "Rule tests"). A failing test
-                shows where it went wrong: the input whose output first differs, the differing
-                lines with a few lines of context (- expected, + actual; a long diff is cut, never an
-                error line), and the --update command that accepts the new output. The last line reads "N passed, M failed"; the exit status
-                is 1 when any test fails. A test whose rules do not load fails, also with --update.
+                Each test is one text file (see docs/scripting.md, "Rule tests"). A failing test \
+                shows where it went wrong: the input whose output first differs, the differing \
+                lines with a few lines of context (- expected, + actual; a long diff is cut, never an \
+                error line), and the --update command that accepts the new output. The last line \
+                reads "N passed, M failed"; the exit status is 1 when any test fails. A test whose \
+                rules do not load fails, also with --update.
+
+                --update does not record output in which a rule hook failed (an error: line that \
+                is not a refusal): the test fails, showing the error, unless --accept-errors is \
+                given too.
 
                 --coverage prints, before that line, how many lines of each rule script the tests ran and the lines that never ran ("coverage examples/rules/pig.lua: 39 of 43 lines run (90%); never run: 26-27, 56-57"); --lcov FILE also writes them as an lcov tracefile for an editor's coverage view (a temporary file renamed onto a regular file or a new path). The rule scripts count, the modules they require and the scripts beside them, not the runtime's own code; lines only, not branches (docs/scripting.md, "Rule tests").
                 """
@@ -25,8 +30,11 @@ extension DiceHostCommand {
         @Option(name: .customShort("k"), help: "Run only the tests whose path contains this text (case-insensitive), e.g. -k doubles.")
         var filter: String?
 
-        @Flag(help: "Rewrite each test's expectations with the actual output.")
+        @Flag(help: "Rewrite each test's expectations with the actual output (not when a rule hook fails; see --accept-errors).")
         var update = false
+
+        @Flag(help: "With --update: record the output even when a rule hook fails in it, as an expected error.")
+        var acceptErrors = false
 
         @Flag(help: "Run the tests again whenever a test or a rule script it uses is saved (Ctrl-C leaves).")
         var watch = false
@@ -36,6 +44,10 @@ extension DiceHostCommand {
 
         @Option(help: ArgumentHelp("Write the coverage as an lcov tracefile to this file (implies --coverage), e.g. --lcov lcov.info.", valueName: "file"))
         var lcov: String?
+
+        func validate() throws {
+            if acceptErrors && !update { throw ValidationError("--accept-errors goes with --update (it lets --update record a rule error as expected output)") }
+        }
 
         func run() throws {
             var files = try collect(paths.isEmpty ? Self.defaultFolders() : paths)
@@ -96,6 +108,15 @@ extension DiceHostCommand {
                         passed += 1
                         continue
                     }
+                    if update, actual.sawRuleError, !acceptErrors {
+                        // Following a failing test's hint must not turn a broken hook into expected output.
+                        failed += 1
+                        let line = Self.newRuleError(in: actual, comparedWith: transcript)
+                        print(Self.paint("FAIL \(file): not updated: a rule hook failed, and --update would record that as expected output", "1;31", colour))
+                        print("    \(line)")
+                        print("    (fix the rules; if the test means to expect this error: dicehost test --update --accept-errors \(file))")
+                        continue
+                    }
                     if update {
                         try SafeFileWriter(protectedPaths: [transcript.rulesPath]).write(actual.text, to: file)
                         print("updated \(file)")
@@ -129,6 +150,14 @@ extension DiceHostCommand {
             }
             print("\(passed) passed, \(failed) failed")
             return failed
+        }
+
+        /// The first `error:` line of `actual` that `expected` does not have (the rule
+        /// error --update would record), else its first `error:` line.
+        static func newRuleError(in actual: Transcript, comparedWith expected: Transcript) -> String {
+            let known = Set((expected.startExpected + expected.steps.flatMap(\.expected)).filter { $0.hasPrefix("error:") })
+            let errors = (actual.startExpected + actual.steps.flatMap(\.expected)).filter { $0.hasPrefix("error:") }
+            return errors.first { !known.contains($0) } ?? errors.first ?? "error: (a rule hook failed)"
         }
 
         /// The rule script and every script beside it (what `require` may load): one that

@@ -97,6 +97,28 @@ public struct RuleSet: Sendable {
     public var warnings: [String] = []
     /// The script file and line of the `rules{...}` call.
     public var location: String
+    /// Where each hook and action is defined ("file:line" → "roll", "actions.hold"), so a
+    /// failure can be named by the hook it happened in (a traceback names a hook called
+    /// from the host only by its definition, "function <file:line>").
+    public var hookDefinitions: [String: String] = [:]
+
+    /// The hook or action whose function a traceback shows outermost (the one the host
+    /// called), e.g. "roll" or "actions.hold"; nil when the traceback names none.
+    public func hook(in traceback: String) -> String? {
+        var found: String?
+        var rest = Substring(traceback)
+        while let open = rest.range(of: "function <") {
+            rest = rest[open.upperBound...]
+            guard let close = rest.firstIndex(of: ">") else { break }
+            let place = String(rest[..<close])
+            // Lua shortens a long chunk name to "...its end".
+            if let name = hookDefinitions[place] ?? (place.hasPrefix("...") ? hookDefinitions.first { $0.key.hasSuffix(place.dropFirst(3)) }?.value : nil) {
+                found = name
+            }
+            rest = rest[close...]
+        }
+        return found
+    }
 
     public func param(_ name: String) -> Param? { params.first(where: { $0.name == name })?.value }
 
@@ -208,15 +230,21 @@ public struct RuleSet: Sendable {
         guard hooks.contains("roll") else {
             throw GameError.invalidRules("rules '\(name)' define no roll hook: add function <rules>.roll(g, p, r)", location: location)
         }
+        for hook in hooks {
+            if case .function(let function) = lua.get(table, .string(hook)), let definition = lua.definition(of: function) {
+                hookDefinitions["\(definition.file):\(definition.line)"] = hook
+            }
+        }
         switch lua.get(table, "actions") {
         case .nil: actions = []
         case .table(let t):
             actions = []
             for (key, value) in lua.entries(t) {
-                guard case .string(let name) = key, case .function = value else {
+                guard case .string(let name) = key, case .function(let function) = value else {
                     throw GameError.invalidRules("actions must map names to functions, got \(key) = \(value.typeName)", location: location)
                 }
                 actions.append(name)
+                if let definition = lua.definition(of: function) { hookDefinitions["\(definition.file):\(definition.line)"] = "actions.\(name)" }
             }
         case let other:
             throw GameError.invalidRules("actions must be a table of functions, got \(other.typeName)", location: location)
@@ -313,9 +341,12 @@ public struct RuleSet: Sendable {
             throw GameError.invalidRules("choices must be a table, e.g. { ante = {5, 10, 25} }, got \(other.typeName)", location: location)
         }
         // Helpers a variant may override (race.move) are fine; a near miss of a hook is not.
-        warnings = lua.entries(table).compactMap { key, _ in
+        warnings = lua.entries(table).compactMap { key, value in
             guard case .string(let field) = key, !Self.knownFields.contains(field), let nearest = Self.nearestField(to: field) else { return nil }
-            return "unknown rule field '\(field)' (\(location)): the host never calls it; did you mean '\(nearest)'?"
+            // A misspelled hook is a function: point at where it is written, not at rules{.
+            var at = location
+            if case .function(let function) = value, let definition = lua.definition(of: function) { at = "\(definition.file):\(definition.line)" }
+            return "unknown rule field '\(field)' (\(at)): the host never calls it; did you mean '\(nearest)'?"
         }
         // Without a view hook the host's view hides only p.last_roll (Game.readHooks).
         if secretRolls && !hooks.contains("view") {

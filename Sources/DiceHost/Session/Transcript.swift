@@ -46,6 +46,9 @@ public struct Transcript {
     public var outputUnchecked = false
     /// Set by `play`: the first check that failed.
     public var checkFailure: FuzzFailure?
+    /// Set by `play`: a rule hook failed along the inputs (an `error:` line that is not a
+    /// refusal), which `dicehost test --update` records only when told to.
+    public var sawRuleError = false
 
     public struct FormatError: Error, CustomStringConvertible {
         public let path: String, line: Int, message: String
@@ -242,6 +245,7 @@ public struct Transcript {
             }
             if actual.checkFailure == nil { actual.checkFailure = checker.finish() }
         }
+        actual.sawRuleError = session.sawRuleError
         if outputUnchecked { (actual.startExpected, actual.steps) = (startExpected, steps) }
         return actual
     }

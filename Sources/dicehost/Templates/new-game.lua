@@ -1,7 +1,8 @@
 -- {{TITLE}}: a dice race from the `dicehost new` template. Each roll adds to your
 -- turn total; `hold` banks it and passes the turn; a 1 loses the turn total. The
 -- first to `target` points wins. Edit freely: `dicehost play {{NAME}}.lua --watch`
--- reloads on every save; docs/scripting.md describes every hook and function.
+-- reloads on every save; docs/tutorial.md walks through a first game and
+-- docs/scripting.md describes every hook and function.
 local game = rules {
   name = "{{TITLE}}", players = {2, 4}, dice = "1d6",
   params = { target = 20 },            -- try: dicehost play {{NAME}}.lua --set target=30
