@@ -91,7 +91,7 @@ let package = Package(
                 .product(name: "BigInt", package: "BigInt"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
-            resources: [.embedInCode("Templates/new-game.lua")]
+            resources: [.embedInCode("Templates/new-game.lua"), .embedInCode("Templates/report.html")]
         ),
         // The embedding example's program: examples/RaceToSpace is a package of its own that
         // depends on this one by path (`make example` builds it so), and is built here too so
