@@ -114,7 +114,7 @@ extension ReportBuilder {
             var options = Odds.Options()
             options.players = players
             options.params = each
-            options.maxStates = max(200, Int(Self.positionsPerSecond * left * share))
+            options.maxStates = max(200, Int(rate * left * share))
             options.exactStateLimit = 20_000
             if let r = try? Odds.analyse(rulesFile: rulesFile, options: options) {
                 names = r.players

@@ -61,7 +61,7 @@ extension ReportBuilder {
         var options = BestPlay.Options()
         options.players = players
         options.params = params
-        options.maxStates = max(200, Int(Self.positionsPerSecond * left * 0.3))
+        options.maxStates = max(200, Int(rate * left * 0.3))
         options.maxMemory = 2 << 30
         options.explains = true
         options.equilibrium.exploitability = 1e-3

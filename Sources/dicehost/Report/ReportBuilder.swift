@@ -14,10 +14,13 @@ final class ReportBuilder {
     let progress: (String) -> Void
     let started = Date()
 
-    /// Positions explored per second by the debug build's explorer, measured on Pig
-    /// (about 4,000/s with the bot asked in each); the exploration caps come from it so an
-    /// exact section fits its share of the budget, and what does not fit is sampled.
-    static let positionsPerSecond = 3_000.0
+    /// Positions explored per second before any is measured (the debug build on a busy
+    /// two-core machine explores Pig at about 500/s); the exploration caps come from it,
+    /// or from the rate the first exploration measured, so an exact section fits its
+    /// share of the budget, and what does not fit is sampled.
+    static let positionsPerSecond = 1_000.0
+    var measuredRate: Double?
+    var rate: Double { measuredRate ?? Self.positionsPerSecond }
 
     /// What was found on the way, shared by the sections.
     var ruleSet: RuleSet?
@@ -99,11 +102,13 @@ final class ReportBuilder {
         var options = Odds.Options()
         options.players = players
         options.params = params
-        options.maxStates = max(200, Int(Self.positionsPerSecond * left * 0.3))
+        options.maxStates = max(200, Int(rate * left * 0.3))
         options.exactStateLimit = min(options.exactStateLimit, 20_000)
         options.maxMemory = 2 << 30
         do {
-            odds = try Odds.analyse(rulesFile: rulesFile, options: options, progress: nil)
+            let found = try Odds.analyse(rulesFile: rulesFile, options: options, progress: nil)
+            odds = found
+            if found.states >= 500 { measuredRate = Double(found.states) / max(found.exploreSeconds, 0.01) }
         } catch OddsError.tooManyStates(let limit, _) {
             oddsWhyNot = "more than \(limit) positions under the bots: more than fits the budget (\(Int(budget)) s) exactly"
         } catch {
@@ -136,7 +141,8 @@ final class ReportBuilder {
         var options = BestPlay.Options()
         options.players = players
         options.params = params
-        options.maxStates = max(200, Int(Self.positionsPerSecond * left * 0.3))
+        // Every legal move is tried from each position, about twice the work of the bots' one.
+        options.maxStates = max(200, Int(rate / 2 * left * 0.35))
         options.maxMemory = 2 << 30
         do {
             let found = try BestPlay.botGraph(rulesFile: rulesFile, options: options)

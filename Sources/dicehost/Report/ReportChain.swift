@@ -35,56 +35,78 @@ struct ReportChain {
     /// sweeps from the last position found, until no value moves by more than `tolerance`
     /// (or `deadline` passes: the residual says how far it got).
     func values(_ play: [Play], tolerance: Double = 1e-10, deadline: Date = .distantFuture) -> Values {
-        let n = graph.count, w = width
+        let n = graph.count, w = width, seats = self.seats
         var v = [Double](repeating: 0, count: n * w)
         for s in 0..<n {
             if let o = graph.outcome[s] {
                 if o >= 0 { v[s * w + o] = 1 } else if o == -1 { v[s * w + seats] = 1 }
             }
         }
-        var candidate = [Double](repeating: 0, count: w), best = [Double](repeating: 0, count: w)
-        var residual = Double.infinity, sweeps = 0
-        while residual > tolerance && sweeps < 100_000 {
-            residual = 0
-            sweeps += 1
-            for s in stride(from: n - 1, through: 0, by: -1) where graph.outcome[s] == nil {
-                let me = Int(graph.decider[s])
-                guard me >= 0, me < seats else { continue }
-                for k in 0..<w { best[k] = 0 }
+        // Per position the moves weighed and how: the moves of a fixed play (the bot's one
+        // move, every legal move at equal odds) are averaged, a best reply's compared.
+        var moveList: [Int32] = [], listStart: [Int] = [0], maximises: [Bool] = []
+        for s in 0..<n {
+            let me = Int(graph.decider[s])
+            var list: [Int] = []
+            var best = false
+            if graph.outcome[s] == nil, me >= 0, me < seats {
                 switch play[me] {
-                case .bot:
-                    guard let m = botMove(s) else { continue }
-                    accumulate(m, into: &best, v, scale: 1)
-                case .random:
-                    let moves = legalMoves(s)
-                    let list = moves.isEmpty ? (botMove(s).map { [$0] } ?? []) : moves
-                    guard !list.isEmpty else { continue }
-                    for m in list { accumulate(m, into: &best, v, scale: 1 / Double(list.count)) }
-                case .best:
-                    var found = false
-                    for m in legalMoves(s) {
-                        for k in 0..<w { candidate[k] = 0 }
-                        accumulate(m, into: &candidate, v, scale: 1)
-                        if !found || candidate[me] > best[me] + 1e-15 { found = true; swap(&best, &candidate) }
-                    }
-                    guard found else { continue }
-                }
-                for k in 0..<w {
-                    residual = max(residual, abs(best[k] - v[s * w + k]))
-                    v[s * w + k] = best[k]
+                case .bot: list = botMove(s).map { [$0] } ?? []
+                case .random: list = legalMoves(s); if list.isEmpty { list = botMove(s).map { [$0] } ?? [] }
+                case .best: list = legalMoves(s); best = true
                 }
             }
-            if Date() > deadline { break }
+            moveList += list.map(Int32.init)
+            listStart.append(moveList.count)
+            maximises.append(best)
         }
+        var residual = Double.infinity, sweeps = 0
+        graph.edgeStart.withUnsafeBufferPointer { edgeStart in
+        graph.edgeTarget.withUnsafeBufferPointer { edgeTarget in
+        graph.edgeWeight.withUnsafeBufferPointer { edgeWeight in
+        graph.decider.withUnsafeBufferPointer { decider in
+        moveList.withUnsafeBufferPointer { moves in
+        v.withUnsafeMutableBufferPointer { v in
+            let candidate = UnsafeMutablePointer<Double>.allocate(capacity: w), total = UnsafeMutablePointer<Double>.allocate(capacity: w)
+            defer { candidate.deallocate(); total.deallocate() }
+            while residual > tolerance && sweeps < 100_000 {
+                residual = 0
+                sweeps += 1
+                var s = n - 1
+                while s >= 0 {
+                    defer { s -= 1 }
+                    let first = listStart[s], last = listStart[s + 1]
+                    if first == last { continue }
+                    let me = Int(decider[s])
+                    let count = Double(last - first)
+                    var found = false
+                    for k in 0..<w { total[k] = 0 }
+                    for i in first..<last {
+                        let m = Int(moves[i])
+                        for k in 0..<w { candidate[k] = 0 }
+                        var e = edgeStart[m]
+                        let end = edgeStart[m + 1]
+                        while e < end {
+                            let t = Int(edgeTarget[e]) * w, p = edgeWeight[e]
+                            for k in 0..<w { candidate[k] += p * v[t + k] }
+                            e += 1
+                        }
+                        if maximises[s] {
+                            if !found || candidate[me] > total[me] + 1e-15 { found = true; for k in 0..<w { total[k] = candidate[k] } }
+                        } else {
+                            for k in 0..<w { total[k] += candidate[k] / count }
+                        }
+                    }
+                    for k in 0..<w {
+                        let d = abs(total[k] - v[s * w + k])
+                        if d > residual { residual = d }
+                        v[s * w + k] = total[k]
+                    }
+                }
+                if Date() > deadline { break }
+            }
+        }}}}}}
         return Values(values: v, residual: residual, sweeps: sweeps)
-    }
-
-    func accumulate(_ m: Int, into out: inout [Double], _ v: [Double], scale: Double) {
-        let w = width
-        for e in graph.edgeStart[m]..<graph.edgeStart[m + 1] {
-            let t = Int(graph.edgeTarget[e]) * w, p = graph.edgeWeight[e] * scale
-            for k in 0..<w { out[k] += p * v[t + k] }
-        }
     }
 
     /// The value of move `m` to `seat`, when play goes on as `values` were computed.
