@@ -108,7 +108,7 @@ final class ReportBuilder {
         do {
             let found = try Odds.analyse(rulesFile: rulesFile, options: options, progress: nil)
             odds = found
-            if found.states >= 500 { measuredRate = Double(found.states) / max(found.exploreSeconds, 0.01) }
+            if found.exploreSeconds >= 1 { measuredRate = Double(found.states) / max(found.exploreSeconds, 0.01) }
         } catch OddsError.tooManyStates(let limit, _) {
             oddsWhyNot = "more than \(limit) positions under the bots: more than fits the budget (\(Int(budget)) s) exactly"
         } catch {
@@ -141,8 +141,8 @@ final class ReportBuilder {
         var options = BestPlay.Options()
         options.players = players
         options.params = params
-        // Every legal move is tried from each position, about twice the work of the bots' one.
-        options.maxStates = max(200, Int(rate / 2 * left * 0.35))
+        // Half of what is left: the sections after it stop their iterations at deadlines.
+        options.maxStates = max(200, Int(rate * left * 0.5))
         options.maxMemory = 2 << 30
         do {
             let found = try BestPlay.botGraph(rulesFile: rulesFile, options: options)

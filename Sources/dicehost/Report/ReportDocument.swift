@@ -59,15 +59,21 @@ struct ReportFigure {
         }
     }
 
-    /// How it was obtained, in words: "exact 244/495", "sampled, 95% [48.1%, 50.2%] of 20,000 games".
+    /// How it was obtained, in words beside its tag: "244/495", "95% [48.1%, 50.2%] of 20000 games".
     var how: String {
-        func format(_ v: Double) -> String { unit == .probability ? String(format: "%.2f%%", v * 100) : String(format: "%.3f", v) }
+        func format(_ v: Double) -> String {
+            switch unit {
+            case .probability: return String(format: "%.2f%%", v * 100)
+            case .count: return String(format: "%.0f", v)
+            case .number: return String(format: "%.3f", v)
+            }
+        }
         switch method {
-        case .exact(let fraction?) where fraction.count <= 40: return "exact \(fraction)"
-        case .exact: return "exact"
-        case .solved(let tolerance, let what): return String(format: "solved, %@ %.0e", what, tolerance)
-        case .sampled(let lower, let upper, let games): return "sampled, 95% [\(format(lower)), \(format(upper))] of \(games) games"
-        case .counted: return "counted"
+        case .exact(let fraction?) where fraction.count <= 40 && fraction.contains("/"): return fraction
+        case .exact: return "from the rules"
+        case .solved(let tolerance, let what): return String(format: "%@ %.0e", what, tolerance)
+        case .sampled(let lower, let upper, let games): return "95% [\(format(lower)), \(format(upper))] of \(games) games"
+        case .counted: return ""
         }
     }
 }

@@ -13,13 +13,13 @@ enum ReportSVG {
     static func f(_ v: Double) -> String { String(format: "%.1f", v) }
 
     static func open(width: Double, height: Double, label: String) -> String {
-        #"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 \#(Int(width)) \#(Int(height))" role="img" aria-label="\#(escape(label))" font-family="system-ui, sans-serif" font-size="13">"#
+        #"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 \#(Int(width)) \#(Int(height))" role="img" aria-label="\#(escape(label))" font-family="system-ui, sans-serif" font-size="16">"#
     }
 
     /// Horizontal bars, one per seat, 0 to 100%, with a 95% interval where sampled and a
     /// dashed line at the fair share.
     static func bars(_ items: [(name: String, value: Double, interval: (Double, Double)?)], fair: Double?) -> String {
-        let left = 110.0, right = 70.0, width = 560.0, row = 30.0, top = 12.0
+        let left = 100.0, right = 76.0, width = 480.0, row = 34.0, top = 12.0
         let height = top + row * Double(items.count) + 28
         let plot = width - left - right
         func x(_ p: Double) -> Double { left + min(max(p, 0), 1) * plot }
@@ -27,7 +27,7 @@ enum ReportSVG {
         for (i, item) in items.enumerated() {
             let y = top + row * Double(i)
             let colour = colours[i % colours.count]
-            out.append(#"<text x="\#(f(left - 8))" y="\#(f(y + 19))" text-anchor="end">\#(escape(String(item.name.prefix(14))))</text>"#)
+            out.append(#"<text x="\#(f(left - 8))" y="\#(f(y + 22))" text-anchor="end">\#(escape(String(item.name.prefix(11))))</text>"#)
             out.append(#"<rect x="\#(f(left))" y="\#(f(y + 5))" width="\#(f(x(item.value) - left))" height="\#(f(row - 10))" fill="\#(colour)" opacity="0.85"/>"#)
             if let (lo, hi) = item.interval {
                 out.append(#"<line x1="\#(f(x(lo)))" y1="\#(f(y + row / 2))" x2="\#(f(x(hi)))" y2="\#(f(y + row / 2))" stroke="black" stroke-width="1.5"/>"#)
@@ -35,7 +35,8 @@ enum ReportSVG {
                     out.append(#"<line x1="\#(f(x(end)))" y1="\#(f(y + 9))" x2="\#(f(x(end)))" y2="\#(f(y + row - 9))" stroke="black" stroke-width="1.5"/>"#)
                 }
             }
-            out.append(#"<text x="\#(f(x(item.value) + 6))" y="\#(f(y + 19))">\#(String(format: "%.1f%%", item.value * 100))</text>"#)
+            let labelAt = max(x(item.value), item.interval.map { x($0.1) } ?? 0) + 6
+            out.append(#"<text x="\#(f(labelAt))" y="\#(f(y + 22))">\#(String(format: "%.1f%%", item.value * 100))</text>"#)
         }
         let axis = top + row * Double(items.count) + 4
         out.append(#"<line x1="\#(f(left))" y1="\#(f(axis))" x2="\#(f(left + plot))" y2="\#(f(axis))" stroke="dimgray"/>"#)
@@ -53,15 +54,17 @@ enum ReportSVG {
     /// at `upTo` (the long tail left out), the tallest bar's share labelled.
     static func histogram(_ probability: [Double], xLabel: String, upTo: Int?) -> String {
         let last = min(max(upTo ?? probability.count - 1, 1), max(probability.count - 1, 1))
-        let binWidth = max(1, (last + 40) / 40)
+        // From the shortest game with any chance: the empty bars before it say nothing.
+        let firstSeen = min(probability.firstIndex { $0 > 0 } ?? 0, last)
+        let binWidth = max(1, (last - firstSeen + 30) / 30)
         var bins: [(from: Int, p: Double)] = []
-        var start = 0
+        var start = firstSeen
         while start <= last {
             let end = min(start + binWidth, probability.count)
             bins.append((start, start < end ? probability[start..<end].reduce(0, +) : 0))
             start += binWidth
         }
-        let width = 560.0, height = 240.0, left = 50.0, right = 16.0, top = 16.0, bottom = 44.0
+        let width = 480.0, height = 250.0, left = 52.0, right = 12.0, top = 16.0, bottom = 48.0
         let plotW = width - left - right, plotH = height - top - bottom
         let peak = max(bins.map(\.p).max() ?? 0, 1e-12)
         let barW = plotW / Double(max(bins.count, 1))
@@ -74,7 +77,7 @@ enum ReportSVG {
         out.append(#"<line x1="\#(f(left))" y1="\#(f(top))" x2="\#(f(left))" y2="\#(f(top + plotH))" stroke="dimgray"/>"#)
         out.append(#"<text x="\#(f(left - 6))" y="\#(f(top + 10))" text-anchor="end" fill="dimgray">\#(String(format: "%.0f%%", peak * 100))</text>"#)
         out.append(#"<text x="\#(f(left - 6))" y="\#(f(top + plotH))" text-anchor="end" fill="dimgray">0</text>"#)
-        let every = max(1, bins.count / 8)
+        let every = max(1, (bins.count + 5) / 6)
         for (i, bin) in bins.enumerated() where i % every == 0 {
             out.append(#"<text x="\#(f(left + (Double(i) + 0.5) * barW))" y="\#(f(top + plotH + 16))" text-anchor="middle" fill="dimgray">\#(bin.from)</text>"#)
         }
