@@ -31,7 +31,7 @@ extension ReportBuilder {
             var rows: [[String]] = []
             for (seat, name) in graph.players.enumerated() {
                 func with(_ mine: ReportChain.Play, _ others: ReportChain.Play) -> ReportChain.Values {
-                    chain.values((0..<seats).map { $0 == seat ? mine : others }, deadline: deadline(share: 0.08 / Double(seats)))
+                    chain.values((0..<seats).map { $0 == seat ? mine : others }, deadline: deadline(share: 0.6 / Double(3 * seats)))
                 }
                 let bestVsBots = with(.best, .bot), botVsBest = with(.bot, .best), randomVsBots = with(.random, .bot)
                 let bots = botValues?.values[seat] ?? 0
