@@ -143,7 +143,7 @@ import Testing
         let v = try #require(win["value"] as? Double)
         #expect(lower <= v && v <= upper && (method["games"] as? Int ?? 0) >= 200)
         #expect((section(r.json, "fairness")?["method"] as? String ?? "").hasPrefix("sampled"))
-        #expect(r.html?.contains("sampled, 95% [") == true)
+        #expect(r.html?.contains("tag sampled") == true && r.html?.contains("95% [") == true)
     }
 
     // MARK: Bad input

@@ -135,11 +135,16 @@ extension ReportBuilder {
                                             value: givenAway * 100, unit: .number, method: method))
         costly.sort { $0.cost * $0.visits > $1.cost * $1.visits }
         var rows: [[String]] = []
-        for c in costly.prefix(5) {
-            let fields = ((try? graph.fields(of: c.position)) ?? []).prefix(8).joined(separator: ", ")
-            rows.append([graph.players[c.seat], fields, graph.moveLabels[c.bot], graph.moveLabels[c.best],
+        let top = Array(costly.prefix(5))
+        let fields = top.map { (try? graph.fields(of: $0.position)) ?? [] }
+        // A field with one value in every row tells the rows apart from nothing: said once below.
+        let shared = top.count > 1 ? fields.dropFirst().reduce(Set(fields.first ?? [])) { $0.intersection($1) } : []
+        for (c, list) in zip(top, fields) {
+            rows.append([graph.players[c.seat], list.filter { !shared.contains($0) }.prefix(8).joined(separator: ", "),
+                         graph.moveLabels[c.bot], graph.moveLabels[c.best],
                          String(format: "%.2f", c.cost * 100), String(format: "%.3g", c.visits)])
         }
+        if !shared.isEmpty { section.notes.append("in every one of these positions: " + shared.sorted().joined(separator: ", ")) }
         if rows.isEmpty { section.notes.append("the bots never make a move worse than the best one") }
         section.tables.append(ReportTable(caption: "The five costliest bot moves (cost × how often reached)",
                                           headers: ["seat", "position", "the bot plays", "best move", "cost (points)", "reached per game"], rows: rows))

@@ -77,10 +77,11 @@ enum ReportPage {
     }
 
     static func table(_ t: ReportTable, label: String) -> String {
-        var rows = ["<caption>\(escape(label + t.caption))</caption>", "<tr>" + t.headers.map { "<th>\(escape($0))</th>" }.joined() + "</tr>"]
+        // The caption above the table, not in it: a wide table scrolls, its caption must not.
+        var rows = ["<tr>" + t.headers.map { "<th>\(escape($0))</th>" }.joined() + "</tr>"]
         for row in t.rows { rows.append("<tr>" + row.map { "<td>\(escape($0))</td>" }.joined() + "</tr>") }
         if t.rows.isEmpty { rows.append("<tr><td colspan=\"\(t.headers.count)\">none</td></tr>") }
-        return #"<div class="scroll"><table>"# + rows.joined() + "</table></div>"
+        return #"<p class="caption">\#(escape(label + t.caption))</p><div class="scroll"><table>"# + rows.joined() + "</table></div>"
     }
 
     /// Each figure of either variant, A beside B with B − A.
