@@ -5,14 +5,10 @@ import Foundation
 struct ExplorationBudget {
     var maxMemory: Int
     let began = DispatchTime.now().uptimeNanoseconds
+    /// The look at what grew, made when the budget stops the exploration.
+    var whatGrows: (() -> GrowingFields?)?
 
-    /// The process's resident memory now (Linux: /proc/self/statm), 0 when unknown.
-    static func residentBytes() -> Int {
-        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
-        let fields = text.split(separator: " ")
-        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
-        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
-    }
+    static func residentBytes() -> Int { ProcessMemory.resident() }
 
     func seconds() -> Double { Double(DispatchTime.now().uptimeNanoseconds - began) / 1e9 }
 
@@ -26,13 +22,14 @@ struct ExplorationBudget {
     func check(explored: Int, found: Int) throws -> String {
         let resident = Self.residentBytes()
         let elapsed = max(seconds(), 1e-9)
-        let line = String(format: "%d positions found, %d explored, %.0f positions/s, %.0f MiB", found, explored,
+        let line = String(format: "exploring: %d positions found, %d explored, %.0f positions/s, %.0f MiB", found, explored,
                           Double(explored) / elapsed, Double(resident) / 1048576)
         if resident > maxMemory {
             throw OddsError.tooMuchMemory(String(format: "stopped at the memory budget (--max-memory %.1f GiB) after %.1f s: "
                 + "%d positions found, %d explored (%.0f%% of those found), still growing. The game may be too big to solve "
                 + "exactly here: try `dicehost sim`, fewer dice or a smaller param (--set ...), or raise --max-memory",
-                Double(maxMemory) / 1073741824, elapsed, found, explored, 100 * Double(explored) / Double(max(found, 1))))
+                Double(maxMemory) / 1073741824, elapsed, found, explored, 100 * Double(explored) / Double(max(found, 1))),
+                growth: whatGrows?())
         }
         return line
     }

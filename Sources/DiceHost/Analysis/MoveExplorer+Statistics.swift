@@ -13,7 +13,12 @@ extension MoveExplorer {
     static let statisticsMovesPerStep = 6
 
     func checkStatistics() throws {
-        let names = game.rules.statistics
+        try checkStatistics(names: game.rules.statistics)
+    }
+
+    /// The check of `names` (the codec must hold their starting values: `StateExplorer.forgetStatistics`,
+    /// or `remember_statistics` for names a look at what grows tries).
+    func checkStatistics(names: [String]) throws {
         guard !names.isEmpty else { return }
         let lua = game.lua
         var random = SplitMix64(seed: 0x5EED_57A7)

@@ -115,7 +115,7 @@ public enum Odds {
                             rolls: nil, turns: nil, metrics: [], droppedLastRoll: graph.droppedLastRoll,
                             exploreSeconds: 0, solveSeconds: 0, luaMemoryPeak: game.lua.memoryPeak, processMemoryPeak: 0)
         result.repeatedRolls = graph.repeatedRolls.counts
-        let report: (Int) -> Void = { progress?("\(graph.count) positions, \($0) components solved") }
+        let report: (Int) -> Void = { progress?("solving: \(graph.count) positions, \($0) components solved") }
         if exact {
             let solver = ChainSolver<Rational>(graph: graph, seats: seats)
             let solution = try solver.solve(progress: report)
@@ -200,15 +200,20 @@ extension Odds {
         case analysable(states: Int)
         /// Why not (which hook, what it did).
         case notAnalysable(String)
-        /// Nothing wrong in the first `explored` positions, but there are more.
-        case undecided(explored: Int)
+        /// Nothing wrong in the first `explored` positions, but there are more (and what
+        /// kept growing in them).
+        case undecided(explored: Int, growth: GrowingFields? = nil)
 
         public var description: String {
             switch self {
             case .analysable(let states): return "analysable by `dicehost odds` (\(states) positions under the bots)"
             case .notAnalysable(let why): return "not analysable by `dicehost odds`: \(why)"
-            case .undecided(let explored):
-                return "analysable as far as checked (\(explored) positions; there are more): try `dicehost odds`, or `dicehost sim`"
+            case .undecided(let explored, let growth):
+                let text = "analysable as far as checked (\(explored) positions; there are more): try `dicehost odds`, or `dicehost sim`"
+                // Only a field play never reads is worth a warning this early: in the first
+                // positions found every count still grows.
+                guard let growth, !growth.unread.isEmpty else { return text }
+                return text + "\nwarning: " + growth.text
             }
         }
     }
@@ -219,8 +224,8 @@ extension Odds {
             let (_, graph) = try explore(rulesFile: rulesFile, players: [], params: params, memoryBytes: 256 << 20,
                                          maxStates: maxStates, progress: nil)
             return .analysable(states: graph.count)
-        } catch OddsError.tooManyStates {
-            return .undecided(explored: maxStates)
+        } catch OddsError.tooManyStates(_, _, let growth) {
+            return .undecided(explored: maxStates, growth: growth)
         } catch OddsError.notAnalysable(let why) {
             return .notAnalysable(why)
         } catch {

@@ -4,10 +4,12 @@ import Foundation
 public enum OddsError: Error, CustomStringConvertible {
     /// The rules do something that makes a position not a function of its state and the roll.
     case notAnalysable(String)
-    /// More positions than `--max-states` (the limit, and how far the exploration got).
-    case tooManyStates(Int, reached: String)
-    /// The process grew past `--max-memory` (what it got to, and what to try).
-    case tooMuchMemory(String)
+    /// More positions than `--max-states` (the limit, how far the exploration got, and
+    /// what kept growing).
+    case tooManyStates(Int, reached: String, growth: GrowingFields? = nil)
+    /// The process grew past `--max-memory` (what it got to and what to try, and what
+    /// kept growing).
+    case tooMuchMemory(String, growth: GrowingFields? = nil)
     /// A rule hook failed in a reachable position.
     case ruleError(String)
     case `internal`(String)
@@ -15,12 +17,27 @@ public enum OddsError: Error, CustomStringConvertible {
     public var description: String {
         switch self {
         case .notAnalysable(let why): return "not analysable: \(why)"
-        case .tooManyStates(let limit, let reached):
+        case .tooManyStates(let limit, let reached, let growth):
             return "the game has more than \(limit) positions (\(reached)): too many to solve exactly here; "
                 + "raise --max-states, or estimate with `dicehost sim` instead (fewer dice or a smaller param may fit)"
-        case .tooMuchMemory(let text): return text
+                + Self.paragraph(growth)
+        case .tooMuchMemory(let text, let growth): return text + Self.paragraph(growth)
         case .ruleError(let text): return "a rule hook failed in a reachable position: \(text)"
         case .internal(let text): return "internal error: \(text)"
+        }
+    }
+
+    /// What grew, as a line after the message (nothing when the look found nothing).
+    static func paragraph(_ growth: GrowingFields?) -> String {
+        guard let text = growth?.text, !text.isEmpty else { return "" }
+        return "\n" + text
+    }
+
+    /// What kept growing when a limit stopped the exploration.
+    public var growth: GrowingFields? {
+        switch self {
+        case .tooManyStates(_, _, let growth), .tooMuchMemory(_, let growth): return growth
+        default: return nil
         }
     }
 }

@@ -85,6 +85,12 @@ final class OddsWatch: @unchecked Sendable {
         return lua.get(exports, "metatable")
     }
 
+    /// Forgets that a hook looked (a look the analysis made itself, not the rules).
+    func reset(lua: LuaState) {
+        guard let exports else { return }
+        _ = try? lua.call(lua.get(exports, "reset"), [], budget: .some(nil))
+    }
+
     /// Whether a hook looked into a stand-in since the analysis began.
     func observed(lua: LuaState) -> Bool {
         guard let exports, let result = try? lua.call(lua.get(exports, "observed"), [], budget: .some(nil)).first else { return false }

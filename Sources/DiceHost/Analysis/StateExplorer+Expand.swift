@@ -100,7 +100,9 @@ extension StateExplorer {
                 throw OddsError.ruleError("\(text(values)): \(error)")
             }
             try checkRandom("the roll hook (or a turn hook after it) for \(name)")
-            stepEffects(weight: 1)
+            // An outcome stands for every order its values come in (unordered dice): what
+            // it did counts that many times, as its edge does.
+            stepEffects(weight: outcomes.weights[i])
             let (target, _) = try encodeCurrent()
             let t = Int32(target)
             let key = Int64(t) << 8 | Int64(UInt8(clamping: game.host.turns))
@@ -156,7 +158,8 @@ extension StateExplorer {
         let (other, _) = try encodeCurrent()
         if Int32(other) != target {
             throw OddsError.notAnalysable("the rules declare unordered_dice, but \(text(values)) and \(text(reversed)) reach different positions "
-                + "(the script keeps the dice in the order rolled: sort them, or drop unordered_dice)")
+                + "(the script keeps the dice in the order rolled, or reads r.value, the first die rolled: "
+                + "keep a sorted copy of r.values and read only that, or drop unordered_dice)")
         }
     }
 

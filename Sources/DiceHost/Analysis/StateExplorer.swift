@@ -32,7 +32,17 @@ final class StateExplorer {
     var explored = 0
 
     /// `game` must have been made with `watch.install` as its `beforeRules`.
-    var budget = ExplorationBudget(maxMemory: Int.max)
+    var budget = ExplorationBudget(maxMemory: Int.max) {
+        // The Lua heap holds every position's encoding: one sized for an analysis (a GiB
+        // or more; `check`'s small look keeps its own) may grow as far as the process may,
+        // so --max-memory is the one limit on memory an analysis meets.
+        didSet {
+            let heap = game.lua.limits.memoryBytes
+            if budget.maxMemory != Int.max && heap >= 1 << 30 && budget.maxMemory > heap {
+                game.lua.limits.memoryBytes = budget.maxMemory
+            }
+        }
+    }
     /// Called with the progress line (positions per second, memory) every 0.2 s.
     var progressLine: ((String) -> Void)?
 
@@ -75,6 +85,7 @@ final class StateExplorer {
             throw OddsError.notAnalysable("a roll of \(dice) has \(overflow ? "too many" : String(total)) outcomes; at most \(Self.maxOutcomesPerRoll) are followed")
         }
         outcomes = RollOutcomes(sides: dice.sides, count: dice.count, unordered: game.rules.unorderedDice)
+        budget.whatGrows = { [weak self] in self?.growingFields() }
     }
 
     static let maxOutcomesPerRoll = 46_656
@@ -258,6 +269,12 @@ final class StateExplorer {
         } catch let error as LuaError {
             if error.message.hasPrefix("restart: ") { throw LastRollObserved() }
             if error.message.hasPrefix("not analysable: ") { throw OddsError.notAnalysable(String(error.message.dropFirst(16))) }
+            if error.kind == .memory {
+                throw OddsError.tooMuchMemory(String(format: "the Lua heap that holds the positions reached its limit of %.1f GiB (%@). "
+                    + "The game may be too big to solve exactly here: try `dicehost sim`, fewer dice or a smaller param (--set ...), or raise --max-memory",
+                    Double(game.lua.limits.memoryBytes) / 1073741824, budget.reached(explored: explored, found: graph.count)),
+                    growth: growingFields())
+            }
             throw OddsError.internal("encoding a position: \(error)")
         }
         guard result.count == 2, let number = result[0].intValue, case .boolean(let isNew) = result[1] else {
@@ -266,7 +283,8 @@ final class StateExplorer {
         let index = number - 1
         if isNew {
             guard graph.count < maxStates else {
-                throw OddsError.tooManyStates(maxStates, reached: budget.reached(explored: explored, found: graph.count))
+                throw OddsError.tooManyStates(maxStates, reached: budget.reached(explored: explored, found: graph.count),
+                                              growth: growingFields())
             }
             guard index == graph.count else { throw OddsError.internal("positions numbered out of order") }
             graph.terminal.append(terminal)

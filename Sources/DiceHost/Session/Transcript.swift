@@ -73,6 +73,39 @@ public struct Transcript {
         try self.init(text: String(decoding: data, as: UTF8.self), path: path)
     }
 
+    /// The params of a `set:` line: one `key=value`, or several separated by commas
+    /// (`start_dice=1, calza=false`). A comma starts another pair only where a name and
+    /// `=` follow it, so a value may hold commas (`names=Ann,Bob`); a value that holds
+    /// ", name=" itself cannot be written here. Nil when a pair has no key.
+    static func setPairs(_ value: String) -> [(String, String)]? {
+        var pieces: [Substring] = []
+        var start = value.startIndex
+        var i = value.startIndex
+        while i < value.endIndex {
+            if value[i] == ",", Self.startsPair(value[value.index(after: i)...]) {
+                pieces.append(value[start..<i])
+                start = value.index(after: i)
+            }
+            i = value.index(after: i)
+        }
+        pieces.append(value[start...])
+        var pairs: [(String, String)] = []
+        for piece in pieces {
+            let text = piece.trimmingCharacters(in: .whitespaces)
+            guard let eq = text.firstIndex(of: "="), eq != text.startIndex else { return nil }
+            pairs.append((String(text[..<eq]).trimmingCharacters(in: .whitespaces), String(text[text.index(after: eq)...])))
+        }
+        return pairs
+    }
+
+    /// Whether `rest` (after a comma) begins with a param name and `=`.
+    private static func startsPair(_ rest: Substring) -> Bool {
+        let trimmed = rest.drop(while: { $0 == " " || $0 == "\t" })
+        guard let first = trimmed.first, first == "_" || (first.isASCII && first.isLetter) else { return false }
+        let name = trimmed.prefix(while: { $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) })
+        return trimmed.dropFirst(name.count).first == "="
+    }
+
     public init(text: String, path: String) throws {
         self.path = path
         header = []
@@ -114,10 +147,10 @@ public struct Transcript {
                 guard let s = UInt64(value) else { throw FormatError(path: path, line: index, message: "seed must be a whole number, got '\(value)'") }
                 seed = s
             case "set":
-                guard let eq = value.firstIndex(of: "="), eq != value.startIndex else {
-                    throw FormatError(path: path, line: index, message: "set expects key=value, got '\(value)'")
+                guard let pairs = Self.setPairs(value) else {
+                    throw FormatError(path: path, line: index, message: "set expects key=value (or several: set: a=1, b=false), got '\(value)'")
                 }
-                overrides.append((String(value[..<eq]), String(value[value.index(after: eq)...])))
+                overrides += pairs
             default:
                 throw FormatError(path: path, line: index, message: "unknown header key '\(key)' (use rules, players, seed, set)")
             }
