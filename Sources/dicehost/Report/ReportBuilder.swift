@@ -109,7 +109,7 @@ final class ReportBuilder {
             let found = try Odds.analyse(rulesFile: rulesFile, options: options, progress: nil)
             odds = found
             if found.exploreSeconds >= 1 { measuredRate = Double(found.states) / max(found.exploreSeconds, 0.01) }
-        } catch OddsError.tooManyStates(let limit, _) {
+        } catch OddsError.tooManyStates(let limit, _, _) {
             oddsWhyNot = "more than \(limit) positions under the bots: more than fits the budget (\(Int(budget)) s) exactly"
         } catch {
             oddsWhyNot = "\(error)"
@@ -150,7 +150,7 @@ final class ReportBuilder {
             if botsPlayTheGame && !found.botDrawsRandom {
                 botValues = ReportChain(graph: found).values(Array(repeating: .bot, count: found.players.count), deadline: deadline(share: 0.1))
             }
-        } catch OddsError.tooManyStates(let limit, _) {
+        } catch OddsError.tooManyStates(let limit, _, _) {
             graphWhyNot = "more than \(limit) positions reached by legal moves: more than fits the budget (\(Int(budget)) s)"
         } catch {
             graphWhyNot = "\(error)"
