@@ -77,6 +77,17 @@ test-rules-fuzz: build
 	  if [ $$status = 0 ]; then echo "$$out" | head -1; else echo "$$out"; exit 1; fi; \
 	done
 
+# `dicehost report` of every shipped game and example rule script with a short budget, into
+# .build/reports/ (NAME.html and NAME.json); fails if a report cannot be made (docs/report.md).
+REPORT_BUDGET ?= 10
+.PHONY: test-report
+test-report: build
+	@mkdir -p .build/reports
+	@for f in rules/*.lua examples/rules/*.lua examples/dice-games/*.lua; do \
+	  n=$$(basename "$$f" .lua); \
+	  .build/debug/dicehost report "$$f" --budget $(REPORT_BUDGET) -o .build/reports/$$n.html --json .build/reports/$$n.json --quiet || exit 1; \
+	done
+
 # The chaos test, short (loadtest/chaos.sh): 10 rooms x 4 clients of Race on a debug
 # `dicehost serve` with its SQLite store, killed with SIGKILL twice and started again; then
 # every room plays to its end. Fails if a client's events differ from the store's room log,

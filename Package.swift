@@ -101,7 +101,7 @@ let package = Package(
                 .product(name: "BigInt", package: "BigInt"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
-            resources: [.embedInCode("Templates/new-game.lua")]
+            resources: [.embedInCode("Templates/new-game.lua"), .embedInCode("Templates/report.html")]
         ),
         .executableTarget(
             name: "dicehost-server",

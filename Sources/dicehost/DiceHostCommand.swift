@@ -9,7 +9,7 @@ struct DiceHostCommand: ParsableCommand {
         commandName: "dicehost",
         abstract: "Play, test, simulate and check dice-game rules written in Lua 5.4.",
         version: "0.1.0",
-        subcommands: [Play.self, Test.self, Sim.self, Check.self, Odds.self, Solve.self, Fuzz.self, Dice.self, Replay.self, New.self, Serve.self]
+        subcommands: [Play.self, Test.self, Sim.self, Check.self, Odds.self, Solve.self, Fuzz.self, Dice.self, Replay.self, New.self, Serve.self, Report.self]
     )
 
     /// As ArgumentParser's own `main()`, except that a usage error exits 2 (the
