@@ -17,6 +17,7 @@ Run by `make test-browser`:  .build-venv/bin/python tests/browser/every_game_tab
 import os
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -53,6 +54,16 @@ TURN_CONTROLS = '#roll, #actions [data-action="bid"] button.move, #actions butto
 def screens_folder():
     folder = os.environ.get("SCREENSHOTS") or ("/work/screens" if os.path.isdir("/work/screens") else "")
     return folder
+
+
+def stop(server):
+    """Ends a server this test started (a loaded machine may take more than a moment)."""
+    server.terminate()
+    try:
+        server.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        server.wait(timeout=5)
 
 
 def set_size(driver, width, height, mobile):
@@ -106,6 +117,7 @@ def check_everywhere(windows, game, stage, mover_name, folder):
         for name, driver in windows:
             check_page(driver, name, "%s %s at %d px" % (game, stage, width), name == mover_name, game in FREE_TEXT)
             if folder:
+                driver.execute_script("window.scrollTo(0, 0)")
                 driver.save_screenshot(os.path.join(folder, "%s-%d-%s-%s.png" % (game, width, stage, name.lower())))
 
 
@@ -238,8 +250,7 @@ def generic_table(drivers, folder):
         assert ann.find_element(By.ID, "scoreboard").is_displayed(), "no scoreboard of the view"
         check_everywhere(windows, "generic-race", "playing", mover(windows)[0], folder)
     finally:
-        server.terminate()
-        server.wait(timeout=5)
+        stop(server)
         shutil.rmtree(rules, ignore_errors=True)
 
 
@@ -271,8 +282,7 @@ def main():
     finally:
         for driver in drivers:
             driver.quit()
-        server.terminate()
-        server.wait(timeout=5)
+        stop(server)
 
 
 if __name__ == "__main__":

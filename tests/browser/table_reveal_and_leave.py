@@ -21,7 +21,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 
 from accessibility import serious_violations
-from every_game_table import create_room, screens_folder, set_size
+from every_game_table import create_room, screens_folder, set_size, stop
 from snap_two_players import browser, click, start_server, text_of, wait
 
 SIZES = [(1280, 900, False), (390, 844, True)]
@@ -72,6 +72,7 @@ def snapshot(windows, stage, folder):
             wide = driver.execute_script("return document.documentElement.scrollWidth > window.innerWidth")
             assert not wide, "%s, %s at %d px: wider than the window" % (name, stage, width)
             if folder:
+                driver.execute_script("window.scrollTo(0, 0)")
                 driver.save_screenshot(os.path.join(folder, "%s-%d-%s.png" % (stage, width, name.lower())))
     for name, driver in windows:
         set_size(driver, 1280, 900, False)
@@ -219,8 +220,7 @@ def main():
             lobby.quit()
         print("browser test: reveals, leaving and play again: ok (%.1f s)" % (time.time() - started))
     finally:
-        server.terminate()
-        server.wait(timeout=5)
+        stop(server)
 
 
 if __name__ == "__main__":

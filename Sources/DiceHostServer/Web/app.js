@@ -183,7 +183,6 @@ function fillParams() {
   seats.value = Math.max(r.minPlayers, Math.min(r.maxPlayers, Number(seats.value) || r.minPlayers));
   // A game for a fixed number of players asks nothing.
   $("create-seats-label").hidden = r.minPlayers === r.maxPlayers;
-  $("game-about").textContent = playersText(r);
   const info = r.paramInfo || {};
   for (const [key, value] of Object.entries(r.params || {})) {
     const about = info[key] || { label: key, kind: value === "true" || value === "false" ? "toggle" : "text" };
@@ -377,7 +376,9 @@ function addEvents(first, events) {
 
 /// A move the server made for a seat (its clock ran out, or its player left).
 function addCause(cause) {
-  if (!cause || !cause.player) return;
+  // Every events message names its cause (a player's input, the clock); only a move the
+  // server made for a seat (`by`) is news to the log.
+  if (!cause || !cause.player || (cause.by !== "bot" && cause.by !== "skip")) return;
   const who = seat && cause.player === seat.name ? "you" : cause.player;
   addLogLine(cause.by === "skip" ? (who === "you" ? "Your" : who + "'s") + " turn was skipped"
     : "The bot plays for " + who, "ev-cause");

@@ -311,7 +311,9 @@ const DiceTable = (() => {
       else if (!p.connected) marks.push("offline");
       if (p.botPlaying) marks.push("the bot plays for " + p.name);
       if (state.phase === "over" && p.ready) marks.push("ready for another game");
-      if (p.out) marks.push("out");
+      const own = (parts && parts[p.name]) || [];
+      // Out: the rules' own row says so where there is one.
+      if (p.out && own.length === 0) marks.push("out");
       if (marks.length) li.appendChild(el("div", "seat-status", marks.join(" · ")));
       for (const part of (parts && parts[p.name]) || []) li.appendChild(part);
       ul.appendChild(li);
