@@ -1,6 +1,6 @@
 """Browser test of issue 44's table, by clicking as players do, at 1280 and 390 px.
 
-- Craps: `reset` is no button a player with money can press.
+- Craps: `reset` is no button a player with money can press; Tab reaches Roll, Enter rolls.
 - Mia with three windows: after a call the called cup lies face up at its owner's seat
   ("showed at the call") with the call in the middle; at the next round's first roll both
   leave the table and the new cup is face down for the others. Cy leaves (the page asks
@@ -17,7 +17,9 @@ Run by `make test-browser`:  .build-venv/bin/python tests/browser/table_reveal_a
 import os
 import time
 
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
 
 from accessibility import serious_violations
@@ -94,7 +96,16 @@ def craps_reset(url):
         assert resets and not resets[0].is_enabled(), "reset is pressable with $200"
         assert not ann.find_element(By.ID, "raw-details").is_displayed(), "the raw view outside designer mode"
         assert not ann.find_elements(By.CSS_SELECTOR, "#leds .led"), "LED faces outside designer mode"
-        print("  craps: no reset for a player with money")
+        # Keyboard play: Tab reaches the Roll button, Enter rolls.
+        for _ in range(40):
+            if ann.execute_script("return document.activeElement && document.activeElement.id") == "roll":
+                break
+            ActionChains(ann).send_keys(Keys.TAB).perform()
+        assert ann.execute_script("return document.activeElement.id") == "roll", "Tab never reaches the Roll button"
+        count = len(ann.find_elements(By.CSS_SELECTOR, "#log li[data-index]"))
+        ActionChains(ann).send_keys(Keys.ENTER).perform()
+        wait(ann, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#log li[data-index]")) > count, "a roll by the keyboard")
+        print("  craps: no reset for a player with money; Tab and Enter roll")
     finally:
         ann.quit()
 

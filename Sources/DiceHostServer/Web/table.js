@@ -222,7 +222,7 @@ const DiceTable = (() => {
     }
     if (t.track && Array.isArray(t.track.marks) && t.track.target > 0) {
       const track = el("div", "track");
-      track.appendChild(el("div", "key", (t.track.label || "Target") + ": " + t.track.target));
+      const label = el("div", "key", (t.track.label || "Target") + ": " + t.track.target);
       for (const m of t.track.marks) {
         const at = Number(m.at);
         const r = row(m.name, at >= t.track.target ? "reached " + t.track.target : at + " of " + t.track.target);
@@ -239,7 +239,9 @@ const DiceTable = (() => {
         r.insertBefore(bar, r.lastChild);
         if (!put(m.name, r)) track.appendChild(r);
       }
-      box.appendChild(track);
+      // The marks at the seats: the target in the middle of the table.
+      if (track.childElementCount === 0 && potBox) potBox.appendChild(label);
+      else { track.prepend(label); box.appendChild(track); }
     }
     // Balances, cups and card stacks: a row per player, its name, what the row shows, a note.
     function rows(items, kind, middle) {
