@@ -87,7 +87,8 @@ final class ClientConnection {
             guard let room = await enter(id) else { return }
             if await room.watch(client: channel) { self.room = room }
         case .start(let seq): await play(.start, seq: seq)
-        case .restart(let seq): await play(.restart, seq: seq)
+        case .ready(let seq): await play(.ready, seq: seq)
+        case .abandon(let seq): await play(.abandon, seq: seq)
         case .roll(let seq, let values, let flag): await play(.roll(values: values, flag: flag), seq: seq)
         case .action(let seq, let name, let arguments): await play(.action(name: name, arguments: arguments), seq: seq)
         case .leave:

@@ -1,7 +1,7 @@
 import DiceHost
 
 extension ClientMessage {
-    static let inputTypes: Set<String> = ["start", "restart", "roll", "action"]
+    static let inputTypes: Set<String> = ["start", "ready", "restart", "abandon", "roll", "action"]
 
     /// The `seq` of an input that was refused before it was read whole (a bad field, or
     /// dropped by the rate limit), so that the refusal names it: every input is answered

@@ -149,7 +149,8 @@ actor Lobby {
         }
         guard rooms[id] == nil else { throw ProtocolError("room-exists", "there is already a room \(id)") }
         let room = Room(id: id, entry: entry, params: request.params, seed: seed,
-                        seats: seats, deviceRolls: request.deviceRolls, limits: limits, log: log, journal: journal)
+                        seats: seats, deviceRolls: request.deviceRolls, limits: limits, log: log, journal: journal,
+                        turnSeconds: request.turnSeconds)
         rooms[id] = room
         return room
     }

@@ -80,14 +80,19 @@ extension Room {
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// A seat's entry in the state's `players`, open: its name, number and whether a
-    /// client is connected to it (the game's fields follow while one is played).
-    static func appendSeatFields(_ seat: Seat, at index: Int, to out: inout StateText) {
+    /// client is connected to it, whether its player left, the bot plays it (`playing`: a
+    /// game is under way) or its player is ready for another game (the game's fields
+    /// follow while one is played).
+    static func appendSeatFields(_ seat: Seat, at index: Int, playing: Bool = false, to out: inout StateText) {
         out.raw("{\"name\":")
         out.text(seat.name.jsonQuoted)
         out.raw(",\"seat\":")
         out.text(String(index + 1))
         out.raw(",\"connected\":")
         out.text(seat.connections > 0 ? "true" : "false")
+        if seat.left { out.raw(",\"left\":true") }
+        if playing, seat.botPlays { out.raw(",\"botPlaying\":true") }
+        if seat.ready { out.raw(",\"ready\":true") }
     }
 
     /// The parts of the state that are the same for every seat and spectator. Written
@@ -133,14 +138,14 @@ extension Room {
         }
         // The designer's `state` lines show every table: only for games without a view.
         let lines = game.hasView ? [] : session.describeState()
-        let current = game.currentPlayer
-        let isOver = game.isOver
+        let isOver = game.isOver || abandoned
+        let current = abandoned ? nil : game.currentPlayer
         out.raw("\"phase\":")
         out.text(isOver ? "\"over\"" : "\"playing\"")
         out.raw(",\"players\":[")
         for (index, seat) in seats.enumerated() {
             if index > 0 { out.raw(",") }
-            Self.appendSeatFields(seat, at: index, to: &out)
+            Self.appendSeatFields(seat, at: index, playing: !isOver, to: &out)
             out.raw(",\"current\":")
             out.text(seat.name == current && !isOver ? "true" : "false")
             if let table = game.player(seat.name).tableRef {
@@ -174,7 +179,18 @@ extension Room {
         }
         out.raw("],")
         var tail = ""
-        switch game.outcome {
+        if let clock = turnClock {
+            tail += "\"turnClock\":{\"player\":"
+            tail += clock.player.map(\.jsonQuoted) ?? "null"
+            tail += ",\"deadline\":"
+            tail += String(clock.deadline)
+            tail += ",\"seconds\":"
+            tail += String(turnSeconds)
+            tail += "},"
+        }
+        if canAbandon { tail += "\"canAbandon\":true," }
+        if abandoned { tail += "\"outcome\":\"abandoned\"," }
+        switch abandoned ? nil : game.outcome {
         case .win(let p)?: tail += "\"outcome\":\("\(p) won".jsonQuoted),"
         case .draw?: tail += "\"outcome\":\"a draw\","
         case .loss(let p)?: tail += "\"outcome\":\("\(p) lost".jsonQuoted),"

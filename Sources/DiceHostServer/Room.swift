@@ -17,6 +17,9 @@ actor Room {
     let seatCount: Int
     let deviceRolls: Bool
     let limits: ServerLimits
+    /// How long a seat's move may take before the rules' bot plays it, and how long the
+    /// room waits for players to be ready for another game (0: no clock).
+    let turnSeconds: Int
 
     struct Seat {
         var name: String
@@ -25,9 +28,19 @@ actor Room {
         /// The highest sequence number of this seat's inputs handled so far.
         var lastSeq: Int64 = 0
         var connections = 0
+        /// The player left during a game: the seat and its token stay, the bot plays it.
+        var left = false
+        /// The clock ran out on the seat's move (cleared by the player's next input).
+        var timedOut = false
+        /// In a game that is over: the player asked for another.
+        var ready = false
+
+        /// The rules' bot makes this seat's moves at once: the player left, or let the
+        /// clock run out and is not connected.
+        var botPlays: Bool { left || (timedOut && connections == 0) }
     }
 
-    private(set) var seats: [Seat] = []
+    var seats: [Seat] = []
     private(set) var subscribers: [UInt64: Subscriber] = [:]
     private(set) var game: Game?
     private(set) var session: GameSession?
@@ -35,7 +48,7 @@ actor Room {
     /// clients number them: `game.forgottenEvents` of them are no longer in `game.events`).
     private var sentEvents = 0
     /// When game time 0 was, on the server's clock.
-    private var origin = ContinuousClock.now
+    var origin = ContinuousClock.now
     private var timerTask: RoomTimer?
     /// After a timer failed (the rules raised, or ran out of budget), the clock waits
     /// this long before it tries again, instead of spinning.
@@ -45,7 +58,7 @@ actor Room {
     /// The room store's side of this room (nil: rooms in memory only).
     let journal: RoomJournal?
     /// Stopped rooms (removed from the lobby) take no more inputs.
-    private var closed = false
+    private(set) var closed = false
     nonisolated let executor: RoomExecutor
     nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
     /// Timer firings that failed in a row (the retry waits longer each time).
@@ -53,6 +66,18 @@ actor Room {
     /// How the actions of `game` declare their arguments (`declaredMoves`): read from its
     /// rules once, not for every broadcast; forgotten when the rules are reloaded.
     var declaredMovesCache: (game: Game, declared: SeatView.MovesContext.Declared)?
+    /// The clock running now: on the current player's move, or (player nil) on the wait
+    /// for another game once this one is over (`Room+TurnClock`).
+    var turnClock: TurnClock?
+    /// The current player made a move: their clock starts again.
+    var turnClockRestarts = false
+    /// The play-again clock ran out: it is not started again for this game.
+    var playAgainClockSpent = false
+    /// The player whose seat blocks the game: the clock ran out (or they left) and no bot
+    /// move worked. The others may abandon the game.
+    var blockedBy: String?
+    /// The players abandoned the game (`abandon`): it is over without an outcome.
+    var abandoned = false
 
     struct Subscriber {
         var client: ClientChannel
@@ -61,8 +86,9 @@ actor Room {
     }
 
     init(id: String, entry: RuleCatalog.Entry, params: [(String, String)], seed: UInt64, seats: Int,
-         deviceRolls: Bool, limits: ServerLimits, log: RoomLog?, journal: RoomJournal? = nil) {
+         deviceRolls: Bool, limits: ServerLimits, log: RoomLog?, journal: RoomJournal? = nil, turnSeconds: Int? = nil) {
         self.id = id
+        self.turnSeconds = turnSeconds ?? entry.rules.turnSeconds ?? limits.defaultTurnSeconds
         self.entry = entry
         self.params = params
         self.seed = seed
@@ -111,6 +137,7 @@ actor Room {
         }
         client.send(message("joined", ["seat": "\(seat + 1)", "name": seats[seat].name.jsonQuoted, "token": token.jsonQuoted,
                                        "lastSeq": "\(seats[seat].lastSeq)", "rejoined": "true"]))
+        takeBack(seat: seat)
         attach(client, seat: seat)
         return true
     }
@@ -132,26 +159,40 @@ actor Room {
         idleSince = nil
         game?.keepsRollbackCopy = true
         if let seat { seats[seat].connections += 1 }
+        // Someone may be waiting now: the turn clock may start.
+        updateTurnClock()
         client.send(fullState(for: seat.map { seats[$0].name }))
         broadcastState(except: client.id)
-        // A clock that stopped while nobody was here (a failing timer) starts again.
-        if timerTask == nil { scheduleTimer() }
+        // A clock that stopped while nobody was here (a failing timer) starts again, and
+        // a turn clock that just started is scheduled.
+        scheduleTimer()
     }
 
     /// The client left or its connection closed. Before the game starts a leaving player
-    /// frees the seat; after, the seat waits for its token.
+    /// frees the seat; after, the seat and its token stay, marked `left`, and the rules'
+    /// bot plays it until the player comes back with the token. A closed connection only
+    /// leaves the seat waiting for its token (the turn clock still runs).
     func detach(clientID: UInt64, leaving: Bool) {
         guard let subscriber = subscribers.removeValue(forKey: clientID) else { return }
         if subscribers.isEmpty { idleSince = ContinuousClock.now; settleIdle() }
         if let seat = subscriber.seat {
             seats[seat].connections -= 1
-            if leaving, game == nil, seats[seat].connections == 0 {
-                seats.remove(at: seat)
-                renumberSubscribers(after: seat)
-                journal?.commit(also: [.seats(room: id, storedSeats)])
+            if leaving, seats[seat].connections == 0 {
+                if game == nil {
+                    seats.remove(at: seat)
+                    renumberSubscribers(after: seat)
+                    journal?.commit(also: [.seats(room: id, storedSeats)])
+                } else {
+                    seats[seat].left = true
+                    seats[seat].ready = false
+                }
             }
         }
         broadcastState()
+        if game != nil {
+            startNextGameIfReady()
+            scheduleTimer()
+        }
     }
 
     private func renumberSubscribers(after removed: Int) {
@@ -188,12 +229,13 @@ actor Room {
     // MARK: Inputs
 
     enum Input {
-        case start, restart, roll(values: [Int]?, flag: Roll.Flag), action(name: String, arguments: [ActionArgument])
+        case start, ready, abandon, roll(values: [Int]?, flag: Roll.Flag), action(name: String, arguments: [ActionArgument])
 
         var label: String {
             switch self {
             case .start: return "start"
-            case .restart: return "restart"
+            case .ready: return "ready"
+            case .abandon: return "abandon"
             case .roll(let values, let flag):
                 if flag != .ok { return "roll (smart die, \(flag.rawValue))" }
                 return values == nil ? "roll" : "roll (smart die)"
@@ -231,6 +273,7 @@ actor Room {
             try apply(input, by: name)
             // Only an applied input counts: a refused one may be sent again with its seq.
             seats[seat].lastSeq = seq
+            madeMove(seat: seat)
         } catch {
             switch error {
             case let error as ProtocolError: _ = refuse(client, error.code, error.message, seq: seq)
@@ -271,15 +314,17 @@ actor Room {
             }
             startGame()
             return
-        case .restart:
+        case .ready:
             let game = try startedGame()
-            guard game.isOver else { throw ProtocolError("refused", "the game is still going; restart after it ends") }
-            let before = game.events.count
-            try game.restart()
-            origin = ContinuousClock.now
-            record("restart", time: game.now, events: game.events[before...])
+            guard game.isOver || abandoned else { throw ProtocolError("refused", "the game is still going; ask for another after it ends") }
+            guard let seat = seats.firstIndex(where: { $0.name == name }) else { return }
+            seats[seat].ready = true
+            try startNextGameIfAllReady()
+        case .abandon:
+            try abandonGame(by: name)
         case .roll(let values, let flag):
             let game = try startedGame()
+            try checkNotAbandoned()
             try catchUpClock()
             if values != nil || flag != .ok, !deviceRolls {
                 throw ProtocolError("no-device-rolls", "this room rolls the dice itself; it was not created to take a smart die's rolls")
@@ -296,6 +341,7 @@ actor Room {
             record(line, time: game.now, events: game.events[before...])
         case .action(let action, let arguments):
             let game = try startedGame()
+            try checkNotAbandoned()
             try catchUpClock()
             guard game.rules.actions.contains(action) else {
                 let known = game.rules.actions.isEmpty ? "this game has none" : "this game has: " + game.rules.actions.joined(separator: ", ")
@@ -327,7 +373,7 @@ actor Room {
         return game
     }
 
-    private func startGame() {
+    func startGame() {
         do {
             let game = try Game(rulesFile: entry.path, players: seats.map(\.name), seed: seed, params: params)
             // Clients have no undo; 200 copies of g were most of a room's memory (issue 32).
@@ -355,8 +401,8 @@ actor Room {
 
     /// Moves the game clock to the server's clock (firing due timers, in order) before an
     /// input is applied, so the input happens at the time it arrived.
-    private func catchUpClock() throws {
-        guard let game, !game.isOver else { return }
+    func catchUpClock() throws {
+        guard let game, !game.isOver, !abandoned else { return }
         let target = clockNow
         guard target > game.now else { return }
         let step = min(target - game.now, GameSession.maxTickMilliseconds)
@@ -366,10 +412,14 @@ actor Room {
     }
 
     /// Sleeps until the next timer is due, then moves the clock and broadcasts.
-    private func scheduleTimer() {
+    func scheduleTimer() {
         timerTask?.cancel()
         timerTask = nil
-        guard !closed, let game, let due = game.nextTimerDue else { return }
+        updateTurnClock()
+        guard !closed, let game else { return }
+        var due = abandoned ? nil : game.nextTimerDue
+        if let clock = turnClock { due = min(due ?? clock.deadline, clock.deadline) }
+        guard let due else { return }
         // A failing clock in a room nobody is in does not retry for ever: it waits for someone.
         if timerFailures > 0, subscribers.isEmpty { return }
         var deadline = origin.advanced(by: .milliseconds(due))
@@ -391,10 +441,12 @@ actor Room {
             retryAfter = ContinuousClock.now + .milliseconds(Int(min(until - RoomCPUAccount.now(), 3600) * 1000) + 1)
             return scheduleTimer()
         }
+        var cause = "{\"input\":\"clock\"}"
         do {
             try catchUpClock()
             retryAfter = nil
             timerFailures = 0
+            if let moved = turnClockDue() { cause = moved }
         } catch {
             // Each failure waits twice as long; with nobody here the clock stops until someone comes.
             let wait = min(limits.timerRetryMaxSeconds, limits.timerRetrySeconds * Double(1 << min(timerFailures, 20)))
@@ -402,7 +454,7 @@ actor Room {
             retryAfter = ContinuousClock.now + .milliseconds(Int(wait * 1000))
             broadcast(message("error", ["code": "\"rule-error\"", "message": publicText("a timer failed: \(error)").jsonQuoted]))
         }
-        broadcastPending(cause: "{\"input\":\"clock\"}")
+        broadcastPending(cause: cause)
         // An empty room whose rules play on (Snap turns a slow player's card) stays settled:
         // else its Lua garbage grows to the size of its live data before a collection comes.
         if subscribers.isEmpty { settleIdle() }
@@ -430,7 +482,7 @@ actor Room {
     }
 
     /// A message without the server's folders in it.
-    private func publicText(_ text: String) -> String {
+    func publicText(_ text: String) -> String {
         PublicText.hidingPaths(text, rulesDirectory: (entry.path as NSString).deletingLastPathComponent)
     }
 
@@ -487,8 +539,9 @@ actor Room {
     /// Sends the events not yet sent, with the state after them, then waits for the next timer.
     /// `ack` answers an input: inside its client's `events` message when it asks for that and
     /// the events go out now, else as an `ack` message before the broadcast (as in version 1).
-    private func broadcastPending(cause: String?, ack: Acknowledgement? = nil) {
+    func broadcastPending(cause: String?, ack: Acknowledgement? = nil) {
         guard let game else { sendAck(ack); return broadcastState() }
+        updateTurnClock()
         // Nothing is sent before it is stored: with writes on their way, the broadcast waits for them.
         if let journal, game.forgottenEvents + game.events.count > sentEvents {
             let ticket = journal.commit()
@@ -538,7 +591,8 @@ actor Room {
         scheduleTimer()
     }
 
-    private func broadcastState(except skipped: UInt64? = nil) {
+    func broadcastState(except skipped: UInt64? = nil) {
+        updateTurnClock()
         broadcastPerSeat(except: skipped) { _, state in self.message("state", ["state": state]) }
     }
 
@@ -585,7 +639,7 @@ actor Room {
         return sentCarried
     }
 
-    private func broadcast(_ text: String, except skipped: UInt64? = nil) {
+    func broadcast(_ text: String, except skipped: UInt64? = nil) {
         var batch = OutboundBatch()
         for subscriber in subscribers.values where subscriber.client.id != skipped { batch.add(text, to: subscriber.client) }
         batch.send()
@@ -603,7 +657,7 @@ actor Room {
         return "{\"type\":\"state\",\"room\":\(id.jsonQuoted),\"first\":\(forgotten + first),\"events\":[\(list)],\"state\":\(stateJSON(for: viewer))}"
     }
 
-    private func message(_ type: String, _ fields: [String: String]) -> String {
+    func message(_ type: String, _ fields: [String: String]) -> String {
         let body = fields.sorted { $0.key < $1.key }.map { "\($0.key.jsonQuoted):\($0.value)" }.joined(separator: ",")
         return "{\"type\":\(type.jsonQuoted),\"room\":\(id.jsonQuoted)" + (body.isEmpty ? "" : "," + body) + "}"
     }
@@ -618,14 +672,14 @@ actor Room {
     /// What the lobby lists.
     func summaryJSON() -> String {
         "{\"room\":\(id.jsonQuoted),\"rules\":\(entry.file.jsonQuoted),\"name\":\(entry.rules.name.jsonQuoted),\"seats\":\(seatCount),"
-            + "\"players\":[\(seats.map(\.name.jsonQuoted).joined(separator: ","))],\"phase\":\"\(game == nil ? "waiting" : (game?.isOver == true ? "over" : "playing"))\","
+            + "\"players\":[\(seats.map(\.name.jsonQuoted).joined(separator: ","))],\"phase\":\"\(game == nil ? "waiting" : (game?.isOver == true || abandoned ? "over" : "playing"))\","
             + "\"spectators\":\(subscribers.values.filter { $0.seat == nil }.count),\"connected\":\(seats.filter { $0.connections > 0 }.count)}"
     }
 
     // MARK: The room store
 
     /// Logs an input (JSON Lines export) and stages it for the store.
-    private func record<S: Sequence>(_ line: String, time: Int, events: S) where S.Element == GameEvent {
+    func record<S: Sequence>(_ line: String, time: Int, events: S) where S.Element == GameEvent {
         log?.input(line, time: time, events: events)
         journal?.input(line, time: time, events: events)
     }

@@ -4,7 +4,8 @@ import Foundation
 /// A room's log in the replay format (`GameLog`, JSON Lines): a header when the game
 /// starts (rules and their hash, params, seed, players, the start events), then one line
 /// per input as the REPL would type it (`as Ann roll`, `as Bob snap`, `tick 1500ms`,
-/// `restart`, `reload`) with the events it caused. `dicehost replay FILE` plays it again
+/// `restart`, `reload`) with the events it caused, or a bot move (`"bot":true`) the room
+/// made for an absent or idle seat. `dicehost replay FILE` plays it again
 /// and checks every event; the events are also what every client of the room was sent,
 /// in order. Refused inputs change nothing and are not written.
 final class RoomLog {
@@ -28,6 +29,13 @@ final class RoomLog {
     func input<S: Sequence>(_ line: String, time: Int, events: S) where S.Element == GameEvent {
         count += 1
         write(GameLog.line(GameLog.Entry(n: count, input: line, t: time, events: events.map(GameLog.json), error: nil)))
+    }
+
+    /// A move the rules' bot made for a seat (the clock ran out, or its player left): a
+    /// bot move of the replay format, which `dicehost replay` plays by asking the bot again.
+    func botMove<S: Sequence>(time: Int, events: S) where S.Element == GameEvent {
+        count += 1
+        write(GameLog.line(GameLog.Entry(n: count, input: nil, bot: true, t: time, events: events.map(GameLog.json), error: nil)))
     }
 
     private func write(_ line: String) {

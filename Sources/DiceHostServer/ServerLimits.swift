@@ -37,6 +37,10 @@ public struct ServerLimits: Sendable {
     /// `timerRetryMaxSeconds`; in a room nobody is connected to it waits for someone.
     public var timerRetrySeconds = 1.0
     public var timerRetryMaxSeconds = 60.0
+    /// Seconds a seat's move may take before the rules' bot plays it (and the wait for
+    /// another game) when neither the room's creator nor the rules (`turn_seconds`) set
+    /// one; 0: no clock. Not range-checked as `create`'s `turnSeconds` is: tests use 1.
+    public var defaultTurnSeconds = 60
     /// An HTTP request's head (request line and headers) must arrive whole within this many
     /// seconds (else 408 and the connection closes) and have at most this many bytes (else 431).
     public var requestHeadSeconds = 10.0

@@ -44,7 +44,10 @@ enum ClientMessage: Equatable {
     case start(seq: Int64)
     case roll(seq: Int64, values: [Int]?, flag: Roll.Flag)
     case action(seq: Int64, name: String, arguments: [ActionArgument])
-    case restart(seq: Int64)
+    /// Another game, once the game is over (`restart` is its old name, still read).
+    case ready(seq: Int64)
+    /// Ends a game a left or idle seat blocks (its rules have no bot move that works).
+    case abandon(seq: Int64)
     case leave
     case ping(id: Int64?)
 
@@ -55,9 +58,11 @@ enum ClientMessage: Equatable {
         var params: [(String, String)]
         var seed: UInt64?
         var deviceRolls: Bool
+        /// Seconds a seat's turn runs on the clock (0: none); nil: the rules' `turn_seconds`, else the server's default.
+        var turnSeconds: Int? = nil
 
         static func == (a: CreateRequest, b: CreateRequest) -> Bool {
-            a.rules == b.rules && a.room == b.room && a.seats == b.seats && a.seed == b.seed && a.deviceRolls == b.deviceRolls
+            a.rules == b.rules && a.room == b.room && a.seats == b.seats && a.seed == b.seed && a.deviceRolls == b.deviceRolls && a.turnSeconds == b.turnSeconds
                 && a.params.map(\.0) == b.params.map(\.0) && a.params.map(\.1) == b.params.map(\.1)
         }
     }
@@ -95,9 +100,17 @@ enum ClientMessage: Equatable {
             }
             let seats = try fields.optionalInteger("seats", in: 1...64).map(Int.init)
             let seed = try fields.optionalInteger("seed", in: 0...ServerProtocol.maxSequence).map(UInt64.init)
+            var turnSeconds: Int?
+            if fields.value("turnSeconds") != nil {
+                let range = RuleSet.turnSecondsRange
+                guard case .integer(let n)? = fields.value("turnSeconds"), n == 0 || range.contains(Int(clamping: n)) else {
+                    throw ProtocolError("bad-field", "\"turnSeconds\" must be 0 (no turn clock) or whole seconds from \(range.lowerBound) to \(range.upperBound), got \(fields.value("turnSeconds")?.kindName ?? "nothing")")
+                }
+                turnSeconds = Int(n)
+            }
             return .create(CreateRequest(rules: try fields.string("rules", maxBytes: 255),
                                          room: try fields.optionalRoomID("room"), seats: seats, params: params, seed: seed,
-                                         deviceRolls: try fields.optionalBool("deviceRolls") ?? false))
+                                         deviceRolls: try fields.optionalBool("deviceRolls") ?? false, turnSeconds: turnSeconds))
         case "join":
             let room = try fields.roomID("room")
             if fields.value("token") != nil {
@@ -110,7 +123,8 @@ enum ClientMessage: Equatable {
             return .join(room: room, name: try fields.playerName("name"))
         case "watch": return .watch(room: try fields.roomID("room"))
         case "start": return .start(seq: try fields.sequence())
-        case "restart": return .restart(seq: try fields.sequence())
+        case "ready", "restart": return .ready(seq: try fields.sequence())
+        case "abandon": return .abandon(seq: try fields.sequence())
         case "roll":
             let seq = try fields.sequence()
             // A smart die's roll that did not land on a face: "tilt" or "too_short", no values.
@@ -150,7 +164,7 @@ enum ClientMessage: Equatable {
         case "leave": return .leave
         case "ping": return .ping(id: try fields.optionalInteger("id", in: 0...ServerProtocol.maxSequence))
         default:
-            throw ProtocolError("unknown-type", "unknown message type '\(type)'; the types are hello, rules, rooms, create, join, watch, start, roll, action, restart, leave, ping")
+            throw ProtocolError("unknown-type", "unknown message type '\(type)'; the types are hello, rules, rooms, create, join, watch, start, roll, action, ready (or restart), abandon, leave, ping")
         }
     }
 }

@@ -21,6 +21,13 @@ extension RuleSet {
         /// `bot = true`: a knob of the bots (how often they bluff), not of the game: a
         /// lobby does not offer it.
         public var botOnly: Bool
+
+        public init(label: String, description: String?, kind: ParamKind, botOnly: Bool) {
+            self.label = label
+            self.description = description
+            self.kind = kind
+            self.botOnly = botOnly
+        }
     }
 
     /// The param's info as declared, or the plain one (its name, a kind from its type).

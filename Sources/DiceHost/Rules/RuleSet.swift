@@ -78,6 +78,12 @@ public struct RuleSet: Sendable {
     /// `secret_rolls = true`: each roll is seen only by its roller; the others learn that
     /// a roll happened (Mia's cup, Liar's Dice). `g:reveal(p)` shows one to everyone.
     public var secretRolls = false
+    /// `turn_seconds = 90`: how long a served room waits for a player's move before the
+    /// rules' bot plays it (0: no clock; nil: the server's default). A room's creator may
+    /// set another.
+    public var turnSeconds: Int?
+    /// The values `turn_seconds` may take: no clock, or 10 s to an hour.
+    public static let turnSecondsRange = 10...3600
     /// `keep_dice = true`: players keep some dice of their last roll and roll the others
     /// (`roll keep 1 3`, Yahtzee, Farkle), so `dicehost solve` tries keeping each subset.
     public var keepsDice = false
@@ -277,6 +283,13 @@ public struct RuleSet: Sendable {
         case let other:
             throw GameError.invalidRules("statistics must be a list of field names, e.g. {\"rolls\", \"full_turn\"}, got \(other.typeName)", location: location)
         }
+        switch lua.get(table, "turn_seconds") {
+        case .nil: turnSeconds = nil
+        case .integer(let n) where n == 0 || Self.turnSecondsRange.contains(Int(clamping: n)): turnSeconds = Int(n)
+        case let other:
+            throw GameError.invalidRules("turn_seconds must be 0 (no clock) or whole seconds from \(Self.turnSecondsRange.lowerBound) to \(Self.turnSecondsRange.upperBound), e.g. 90, got \(other.description.prefix(40))",
+                                         location: location)
+        }
         anytime = try inputList("anytime", "any player may make out of turn", example: "{\"snap\"}")
         whileOut = try inputList("while_out", "a player who is out may still make", example: "{\"show\"}")
         choices = [:]
@@ -330,7 +343,7 @@ public struct RuleSet: Sendable {
     }
 
     /// Every field of a rule table the host reads: the declaration's and the hooks.
-    static let knownFields: Set<String> = Set(knownHooks + ["name", "players", "dice", "params", "actions", "anytime", "while_out", "choices", "base", "secret_rolls", "keep_dice", "unordered_dice", "view_is_complete", "statistics"] + lobbyFields)
+    static let knownFields: Set<String> = Set(knownHooks + ["name", "players", "dice", "params", "actions", "anytime", "while_out", "choices", "base", "secret_rolls", "keep_dice", "unordered_dice", "view_is_complete", "statistics", "turn_seconds"] + lobbyFields)
     /// Fields of a player table the host itself keeps (never rules' statistics).
     static let hostPlayerFields: Set<String> = ["name", "seat", "last_roll", "dice", "eliminated"]
 
