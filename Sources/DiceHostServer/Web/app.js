@@ -142,8 +142,10 @@ function handle(m) {
       // The room is (or was) another server process's: reconnecting reaches its owner, or
       // takes it over once the lease lapses (the server closes the connection on `moved`).
       if (m.code === "owned-elsewhere" && ws) ws.close();
+      // A seat nobody can play for blocks the game: everyone is told, and may abandon it.
+      if (m.code === "seat-blocked") { notice(m.message, "info"); addLogLine(m.message, "ev-cause"); break; }
       notice(m.message, "error");
-      addLogLine("refused: " + m.message, "error");
+      addLogLine("Refused: " + m.message, "error");
       break;
   }
 }
@@ -549,11 +551,9 @@ function showState(s, events) {
   }
   $("action-args").parentElement.hidden = !(playing && free.length > 0);
 
-  // A seat that blocks the game (left, or gone and its clock out) with nobody to play
-  // it: the others may end the game. The server decides; it refuses when not so.
-  const blocking = playing && s.current && s.players.find((p) => p.name === s.current);
-  $("abandon").hidden = !(seated && blocking && blocking.name !== me && !blocking.botPlaying
-    && (blocking.left || (!blocking.connected && (!s.turnClock || s.turnClock.deadline <= s.clock))));
+  // A seat that blocks the game (left, or gone and its clock out) whose move nobody can
+  // play: the server offers to end the game (`canAbandon`).
+  $("abandon").hidden = !(seated && s.canAbandon);
 
   // A countdown: the room's turn clock ("Ann: 23 s, then the bot plays"), else the
   // rules' own ("Bob's card turns itself in 4 s"); the host's next timer (a turn pulse as
