@@ -113,10 +113,12 @@ check-lua: deps
 # and Selenium in .build-venv on first use; see tests/browser).
 test-browser: build server
 	@bash scripts/ensure-browser.sh
+	@.build-venv/bin/python -c "import axe_selenium_python" 2>/dev/null || .build-venv/bin/pip install -q --disable-pip-version-check "axe-selenium-python>=2.1,<3"   # axe-core, for the accessibility checks
 	.build-venv/bin/python tests/browser/snap_two_players.py
 	.build-venv/bin/python tests/browser/pixels_table.py   # a Pixels die at the table (a stand-in Web Bluetooth), ~7 s
 	.build-venv/bin/python tests/browser/liars_dice_three_players.py
-	.build-venv/bin/python tests/browser/every_game_table.py   # every shipped game at 1280 and 390 px, ~25 s
+	.build-venv/bin/python tests/browser/every_game_table.py   # every shipped game at 1280 and 390 px, with axe-core
+	.build-venv/bin/python tests/browser/table_reveal_and_leave.py   # reveals, leaving and play again by clicking
 	.build-venv/bin/python tests/browser/sweep_chart.py
 
 serve: build server

@@ -71,6 +71,8 @@ function Game:is_over() end
 ---@field turn_seconds integer|nil served games: seconds a move may take before the rules' bot plays it, 0 (no clock) or 10 to 3600; default 60
 ---@field secret_rolls boolean|nil true: only the roller sees a roll's values; the others see that a roll happened (without a view hook the host's view hides the others' `last_roll` as hidden dice)
 ---@field params table
+---@field param_info table<string, {label: string|nil, description: string|nil, min: number|nil, max: number|nil, step: number|nil, choices: (string|number)[]|nil, bot: boolean|nil}>|nil how a lobby offers each param: a label, a line under it, a slider (min, max, step), a menu (choices); bot = true hides a bots' knob, e.g. { target = {label = "Target score", min = 10, max = 100} }
+---@field designer_actions string[]|nil actions for the designer (a debug print), never offered to players as buttons, e.g. {"show"}
 ---@field actions table<string, fun(g: Game, p: Player, ...: integer|number|boolean|string)> arguments typed as they read: 25, 2.5, true, "word"
 ---@field choices table<string, (string|number|boolean)[]|(string|number|boolean)[][]|fun(g: Game, p: Player): table>|nil the legal moves of each action (solve, odds --vs solver, tab completion and fuzzing read them): values, argument tuples, or a function of the position, e.g. { ante = {5, 10, 25}, bid = {{1, 2}, {1, 3}} }
 ---@field view_is_complete boolean|nil true: the view holds all a player needs to decide, so best play with secrets takes each view as an information set (not the view and every event since the start)
@@ -164,7 +166,7 @@ function TimerHandle:left() end
 ---@field track {target: integer, label: string|nil, marks: {name: string, at: integer}[]}|nil
 ---@field pot number|string|{label: string|nil, value: number|string}|nil
 ---@field balances {name: string, value: number|string, note: string|nil}[]|nil
----@field cups {name: string, dice: Roll|integer[]|Hidden, note: string|nil}[]|nil
+---@field cups {name: string, dice: Roll|integer[]|Hidden, note: string|nil, counted: integer[]|nil, wild: integer[]|nil}[]|nil counted, wild: the faces lit at a reveal (the wild ones marked)
 ---@field cards {name: string, open: Card|Card[]|nil, facedown: integer|Hidden|nil, note: string|nil}[]|nil
 
 timer = {}

@@ -3,7 +3,8 @@
 -- With the point on, rolling the point wins, a 7 loses, anything else rolls again.
 -- The ante may change only while the point is off: above $0, at most the balance, a
 -- multiple of $5 (an illegal request is adjusted to the nearest legal value).
--- A player whose balance reaches $0 is bankrupt until `reset` restores $200.
+-- A player whose balance reaches $0 is bankrupt until `reset` restores their $200 (a
+-- player who is not bankrupt has no reset, and a reset leaves the point alone).
 -- The game ends after `rounds` decisions (10 by default, so `play --auto` and `sim`
 -- finish): a player ahead of the starting balance wins, otherwise the house does (a
 -- draw). --set rounds=1 is one pass-line decision per game; --set rounds=0 plays on
@@ -11,6 +12,12 @@
 local craps = rules {
   name = "Craps", players = {1, 4}, dice = "2d6",
   params = { balance = 200, ante = 5, step = 5, rounds = 10 },
+  param_info = {
+    balance = {label = "Starting balance ($)", min = 10, max = 1000, step = 10},
+    ante = {label = "Starting ante ($)", choices = {5, 10, 25, 50, 100}},
+    step = {label = "Chip size ($)", choices = {1, 5, 10}},
+    rounds = {label = "Decisions per game", description = "0 plays on until the players leave", min = 0, max = 50},
+  },
 }
 
 local function legal_ante(g, p, wanted)
@@ -98,7 +105,7 @@ function craps.roll(g, p, r)
   end
 end
 
--- Each player sets their own ante (or resets their balance) whenever the point is off,
+-- Each player sets their own ante whenever the point is off (and, bankrupt, resets their balance),
 -- whoever's turn it is.
 craps.anytime = {"ante", "reset"}
 -- The antes a player may set now (the table's chips, what tab completes after `ante `):
@@ -113,6 +120,7 @@ craps.choices = {
     end
     return list
   end,
+  reset = function(g, p) return p.bankrupt and {{}} or {} end,
 }
 
 craps.actions = {
@@ -124,11 +132,13 @@ craps.actions = {
     p.ante = ante
     g:say("%s's ante is $%d", p.name, ante)
   end,
+  -- Only a bankrupt player's own balance: the point (another player's bet, or the
+  -- shooter's) stays where it is, and a player with money has no reset.
   reset = function(g, p)
+    if not p.bankrupt then error(p.name .. " is not bankrupt: reset only restores a bankrupt player's balance", 0) end
     p.balance = g.params.balance
     p.ante = g.params.ante
     p.bankrupt = false
-    g.state.point = "off"
     g:say("%s's balance is restored to $%d", p.name, p.balance)
   end,
 }

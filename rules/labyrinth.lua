@@ -9,6 +9,13 @@
 local labyrinth = rules {
   name = "Labyrinth", players = 1, dice = "1d6",
   params = { tick_ms = 16, accel = 30, friction = 2, max_speed = 8, sensor_hz = 60 },
+  param_info = {
+    accel = {label = "Tilt strength", min = 5, max = 100},
+    friction = {label = "Friction", min = 0, max = 10},
+    max_speed = {label = "Top speed", min = 1, max = 20},
+    tick_ms = {label = "Physics step (ms)", min = 8, max = 100},
+    sensor_hz = {label = "Tilt samples per second", choices = {30, 60, 120}},
+  },
 }
 
 -- '#' wall, '.' floor, 'S' start, 'O' hole, 'G' goal. Cells are 1 x 1; x grows to

@@ -15,6 +15,11 @@
 local liars = rules {
   name = "Liar's Dice", players = {2, 6}, dice = "5d6", secret_rolls = true, unordered_dice = true,
   params = { start_dice = 5, ones_wild = true, bluff = 0.15 },
+  param_info = {
+    start_dice = {label = "Dice per player", min = 1, max = 10},
+    ones_wild = {label = "Ones are wild", description = "a one counts as any face bid"},
+    bluff = {label = "How often bots bluff", bot = true, min = 0, max = 1, step = 0.05},
+  },
 }
 
 local function active(g)
@@ -63,7 +68,9 @@ function liars.roll(g, p, r)
   for i, v in ipairs(r.values) do cup[i] = v end
   table.sort(cup)
   p.cup = cup
-  g:tell(p, "your cup: %s", tostring(r))
+  local faces = {}
+  for i, v in ipairs(cup) do faces[i] = dice.glyph(v) end
+  g:tell(p, "your cup: %s", table.concat(faces, " ")) -- the faces: their sum means nothing here
   local q = next_to_roll(g, p)
   if q then
     g:next_turn(q)
@@ -193,6 +200,22 @@ local function bid_words(bid)
   return ("%s %d%s"):format(words[bid.quantity] or tostring(bid.quantity), bid.face, bid.quantity == 1 and "" or "s")
 end
 
+-- The call that ended the last round, read from what was said (the face as its glyph):
+-- the caller, the face and quantity bid, how many were found, who lost a die. Not kept in
+-- `g` (see the top of this file).
+local face_of = {}
+for face = 1, 6 do face_of[dice.glyph(face)] = face end
+local function last_call(said)
+  for i = #said, 1, -1 do
+    local caller, found, glyph, quantity, loser =
+      said[i]:match("^(.-) calls liar: (%d+) × (.-) on the table, the bid was (%d+): (.-) loses a die$")
+    if caller then
+      return {line = said[i], caller = caller, found = tonumber(found), face = face_of[glyph],
+              quantity = tonumber(quantity), loser = loser}
+    end
+  end
+end
+
 function liars.table(v, t)
   local you, current = t.you, t.current
   local tab = {cups = {}}
@@ -210,15 +233,33 @@ function liars.table(v, t)
   end
   if current then tab.turn = current == you and "Your turn" or current .. "'s turn" end
   tab.roll = v.phase == "rolling" and "Roll the cup" or false
-  for i = #t.said, 1, -1 do
-    if t.said[i]:find("calls liar", 1, true) then tab.last = t.said[i]; break end
-  end
+  -- `t.shown` holds this round's reveal only: the cups of the call, until the next roll.
+  -- The call is told while they lie on the table, and cleared with them.
+  local call = next(t.shown) ~= nil and last_call(t.said) or nil
+  if call then tab.last = call.line end
   for i, p in ipairs(v.players) do
     local shown = t.shown[p.name]
     local note = p.out and "out" or (p.dice .. (p.dice == 1 and " die" or " dice"))
-    if shown then note = note .. " · showed" elseif not p.out and not p.rolled then note = note .. " · to roll" end
-    tab.cups[i] = {name = p.name == you and p.name .. " (you)" or p.name,
-                   dice = shown or p.cup or hidden("dice", p.out and 0 or p.dice), note = note}
+    local row = {name = p.name == you and p.name .. " (you)" or p.name}
+    if shown and call then
+      local counted = 0
+      for _, x in ipairs(shown) do
+        if x == call.face or (v.params.ones_wild and x == 1 and call.face ~= 1) then counted = counted + 1 end
+      end
+      note = ("showed %d %s · %d counted"):format(#shown, #shown == 1 and "die" or "dice", counted)
+      if call.loser == p.name then
+        note = note .. (p.out and " · lost the last die: out" or (" · lost a die (%d left)"):format(p.dice))
+      end
+      row.counted = {call.face}
+      if v.params.ones_wild and call.face ~= 1 then row.wild = {1} end
+    elseif shown then
+      note = "showed"
+    elseif not p.out and not p.rolled then
+      note = note .. " · to roll"
+    end
+    row.note = note
+    row.dice = shown or p.cup or hidden("dice", p.out and 0 or p.dice)
+    tab.cups[i] = row
   end
   return tab
 end

@@ -15,6 +15,10 @@
 local mia = rules {
   name = "Mia", players = {2, 6}, dice = "2d6", secret_rolls = true, view_is_complete = true,
   params = { lives = 3, bluff = 0.2 },
+  param_info = {
+    lives = {label = "Lives", description = "a player with none left is out", min = 1, max = 9},
+    bluff = {label = "How often bots lie", bot = true, min = 0, max = 1, step = 0.05},
+  },
 }
 
 -- The reading of two dice: 21, 11..66 for doubles, else higher then lower.
@@ -154,8 +158,10 @@ function mia.view(g, viewer)
 end
 
 -- The table each seat sees (the browser draws it), from the seat's view v and t's facts:
--- the standing announcement, the cup (its dice only for its owner, or once shown at a
--- call), every player's lives.
+-- the standing announcement, the cup (its dice only for its owner), every player's
+-- lives. `t.shown` is the reveal of this round's call only (the host empties it at the
+-- next roll): a live cup is never drawn from it, only the cup shown at the call, before
+-- the next round's first roll, and at the end.
 function mia.table(v, t)
   local you, current = t.you, t.current
   local tab = {balances = {}}
@@ -164,12 +170,13 @@ function mia.table(v, t)
                        value = p.out and "out" or (p.lives .. (p.lives == 1 and " life" or " lives"))}
   end
   local mia_text = function(x) return x == 21 and "21 (Mia!)" or tostring(x) end
+  local function whose(name) return name == you and "your" or name .. "'s" end
   if t.over then
     tab.result = t.winner == you and "You won" or (t.winner or "Nobody") .. " won"
     tab.headline = tab.result
   elseif v.phase == "roll" then
     tab.headline = (current == you and "Your roll" or current .. " rolls")
-      .. (v.announced and ": beat " .. mia_text(v.announced) or ": a fresh round")
+      .. (v.announced and ": beat " .. whose(v.by) .. " " .. mia_text(v.announced) or ": a fresh round")
   elseif v.phase == "announce" then
     tab.headline = current == you and ("Under your cup: %s — announce%s"):format(mia_text(v.cup.value),
         v.announced and " more than " .. mia_text(v.announced) or "")
@@ -180,16 +187,29 @@ function mia.table(v, t)
   end
   if current then tab.turn = current == you and "Your turn" or current .. "'s turn" end
   tab.roll = v.phase == "roll" and "Roll under the cup" or false
-  if v.cup then
+  -- The reveal of the call that ended the last round (or the game): until the next roll.
+  local revealing = t.over or (v.phase == "roll" and not v.announced and not v.cup)
+  if v.cup and not (t.over and t.shown[v.cup.owner]) then
     local owner = v.cup.owner
-    tab.cups = {{name = owner == you and owner .. " (you)" or owner, dice = t.shown[owner] or v.cup.dice,
-                 note = v.announced and "announced " .. mia_text(v.announced) or nil}}
-  else
-    for name, values in pairs(t.shown) do tab.cups = {{name = name, dice = values, note = "showed"}} end
+    local note
+    if v.phase == "respond" and v.by == owner then
+      note = (owner == you and "you" or owner) .. " announced " .. mia_text(v.announced)
+    elseif v.announced then
+      note = "to beat " .. whose(v.by) .. " " .. mia_text(v.announced)
+    else
+      note = "rolled"
+    end
+    tab.cups = {{name = owner == you and owner .. " (you)" or owner, dice = v.cup.dice, note = note}}
+  elseif revealing then
+    for name, values in pairs(t.shown) do
+      tab.cups = {{name = name == you and name .. " (you)" or name, dice = values, note = "showed at the call"}}
+    end
   end
-  for i = #t.said, 1, -1 do
-    local line = t.said[i]
-    if line:find(" calls: ", 1, true) or line:find(" believes the Mia", 1, true) then tab.last = line; break end
+  if revealing then
+    for i = #t.said, 1, -1 do
+      local line = t.said[i]
+      if line:find(" calls: ", 1, true) or line:find(" believes the Mia", 1, true) then tab.last = line; break end
+    end
   end
   return tab
 end

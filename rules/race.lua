@@ -10,6 +10,12 @@
 local race = rules {
   name = "Race to Space", players = {2, 4}, dice = "1d6",
   params = { target = 25, pulse_ms = 2000, timeout_ms = 30000, min_roll_ms = 300 },
+  param_info = {
+    target = {label = "Target score", description = "the first to reach it wins", min = 5, max = 100},
+    timeout_ms = {label = "Time before a turn passes (ms)", min = 5000, max = 120000, step = 5000},
+    pulse_ms = {label = "Smart die's waiting blink (ms)", min = 500, max = 10000, step = 500},
+    min_roll_ms = {label = "Shortest throw a smart die counts (ms)", min = 0, max = 2000, step = 50},
+  },
 }
 
 local colours = {"blue", "yellow", "purple", "cyan"}

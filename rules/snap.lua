@@ -13,6 +13,9 @@
 local snap = rules {
   name = "Snap", players = {2, 4}, dice = false,
   params = { flip_ms = 5000 },
+  param_info = {
+    flip_ms = {label = "Time before a card turns itself (ms)", min = 1000, max = 600000, step = 1000},
+  },
 }
 
 local function cards_left(p) return #p.stack + #p.pile end
@@ -81,6 +84,8 @@ end
 
 -- Anyone may call snap (or look at the table) at any time; flips wait for their turn.
 snap.anytime = {"snap", "show"}
+-- `show` prints every stack for the designer: a table offers it only in designer mode.
+snap.designer_actions = {"show"}
 
 snap.actions = {
   flip = function(g, p) snap.roll(g, p, nil) end,

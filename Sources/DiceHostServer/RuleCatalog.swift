@@ -43,7 +43,29 @@ public struct RuleCatalog: Sendable {
             let params = entry.rules.params.map { "\($0.name.jsonQuoted):\($0.value.description.jsonQuoted)" }.joined(separator: ",")
             return "{\"file\":\(entry.file.jsonQuoted),\"name\":\(entry.rules.name.jsonQuoted),\"minPlayers\":\(entry.rules.minPlayers),"
                 + "\"maxPlayers\":\(entry.rules.maxPlayers),\"dice\":\(entry.rules.dice.text.jsonQuoted),"
-                + "\"actions\":[\(entry.rules.actions.map(\.jsonQuoted).joined(separator: ","))],\"params\":{\(params)}}"
+                + "\"actions\":[\(entry.rules.actions.map(\.jsonQuoted).joined(separator: ","))],\"params\":{\(params)},"
+                + "\"paramInfo\":{\(Self.paramInfoJSON(entry.rules))},"
+                + "\"designerActions\":[\(entry.rules.designerActions.sorted().map(\.jsonQuoted).joined(separator: ","))]}"
         }.joined(separator: ",") + "]"
+    }
+
+    /// Each param's label, description and kind (`param_info`, or the plain one from its
+    /// type), so a lobby draws a checkbox, a menu or a slider in the game's words.
+    static func paramInfoJSON(_ rules: RuleSet) -> String {
+        rules.params.compactMap { param -> String? in
+            guard let info = rules.info(of: param.name) else { return nil }
+            var fields = ["\"label\":\(info.label.jsonQuoted)"]
+            if let description = info.description { fields.append("\"description\":\(description.jsonQuoted)") }
+            switch info.kind {
+            case .toggle: fields.append("\"kind\":\"toggle\"")
+            case .text: fields.append("\"kind\":\"text\"")
+            case .choice(let values):
+                fields.append("\"kind\":\"choice\",\"choices\":[\(values.map(\.description.jsonQuoted).joined(separator: ","))]")
+            case .range(let low, let high, let step):
+                fields.append("\"kind\":\"range\",\"min\":\(RuleSet.number(low)),\"max\":\(RuleSet.number(high)),\"step\":\(RuleSet.number(step))")
+            }
+            if info.botOnly { fields.append("\"bot\":true") }
+            return "\(param.name.jsonQuoted):{\(fields.joined(separator: ","))}"
+        }.joined(separator: ",")
     }
 }

@@ -17,6 +17,7 @@ Run by `make test-browser`:  .build-venv/bin/python tests/browser/every_game_tab
 import os
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -25,11 +26,12 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select
 
-from snap_two_players import ROOT, browser, click, start_server, text_of, wait
+from accessibility import serious_violations
+from snap_two_players import ROOT, browser, click, set_param, start_server, text_of, wait
 
 SIZES = [(1280, 900, False), (390, 844, True)]
 # Text a player would not call the game: the REPL's and the host's words.
-INTERNALS = [r"\bid[ =]\d", r"=false", r"=true", r"\bseat\b", r"dice_in_play", r"\btimer\b",
+INTERNALS = [r"\bid[ =]\d", r"=false", r"=true", r"\bseat[ =:]+\d", r"dice_in_play", r"\btimer\b",
              r"\bnil\b", r"\{[a-z_]+=", r"\blast_roll\b", r"\beliminated\b", r"pulse", r"timeout"]
 
 # Per game: the seats, params for a short game, and how a window plays when it is its
@@ -52,6 +54,16 @@ TURN_CONTROLS = '#roll, #actions [data-action="bid"] button.move, #actions butto
 def screens_folder():
     folder = os.environ.get("SCREENSHOTS") or ("/work/screens" if os.path.isdir("/work/screens") else "")
     return folder
+
+
+def stop(server):
+    """Ends a server this test started (a loaded machine may take more than a moment)."""
+    server.terminate()
+    try:
+        server.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        server.wait(timeout=5)
 
 
 def set_size(driver, width, height, mobile):
@@ -93,6 +105,8 @@ def check_page(driver, who, where, mover, free_text=False):
         assert not driver.find_element(By.ID, "action-args").is_displayed(), "%s %s: an arguments box" % (who, where)
     errors = console_errors(driver)
     assert not errors, "%s %s: console errors: %r" % (who, where, errors)
+    violations = serious_violations(driver)
+    assert not violations, "%s %s: axe-core finds serious or critical violations:\n  %s" % (who, where, "\n  ".join(violations))
 
 
 def check_everywhere(windows, game, stage, mover_name, folder):
@@ -103,6 +117,7 @@ def check_everywhere(windows, game, stage, mover_name, folder):
         for name, driver in windows:
             check_page(driver, name, "%s %s at %d px" % (game, stage, width), name == mover_name, game in FREE_TEXT)
             if folder:
+                driver.execute_script("window.scrollTo(0, 0)")
                 driver.save_screenshot(os.path.join(folder, "%s-%d-%s-%s.png" % (game, width, stage, name.lower())))
 
 
@@ -114,12 +129,11 @@ def create_room(driver, url, game, seats, params):
     name.send_keys("Ann")
     Select(driver.find_element(By.ID, "create-rules")).select_by_value(game + ".lua")
     field = driver.find_element(By.ID, "create-seats")
-    field.clear()
-    field.send_keys(str(seats))
+    if field.is_displayed():
+        field.clear()
+        field.send_keys(str(seats))
     for key, value in params.items():
-        box = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "[data-param=%s]" % key), "the %s param" % key)
-        box.clear()
-        box.send_keys(value)
+        set_param(driver, key, value)
     click(driver, "#create")
     wait(driver, EC.visibility_of_element_located((By.ID, "table")), "Ann's table")
     return re.search(r"room=([A-Za-z0-9_-]+)", driver.current_url).group(1)
@@ -236,8 +250,7 @@ def generic_table(drivers, folder):
         assert ann.find_element(By.ID, "scoreboard").is_displayed(), "no scoreboard of the view"
         check_everywhere(windows, "generic-race", "playing", mover(windows)[0], folder)
     finally:
-        server.terminate()
-        server.wait(timeout=5)
+        stop(server)
         shutil.rmtree(rules, ignore_errors=True)
 
 
@@ -269,8 +282,7 @@ def main():
     finally:
         for driver in drivers:
             driver.quit()
-        server.terminate()
-        server.wait(timeout=5)
+        stop(server)
 
 
 if __name__ == "__main__":

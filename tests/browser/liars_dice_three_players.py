@@ -27,7 +27,7 @@ from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from snap_two_players import ROOT, browser, click, start_server, text_of, wait  # noqa: E402
+from snap_two_players import ROOT, browser, click, set_param, start_server, text_of, wait  # noqa: E402
 
 OUTPUT = os.environ.get("SCREENSHOTS") or os.path.join(ROOT, ".build", "browser-test-output")
 NAMES = ("Ann", "Bob", "Cy")
@@ -167,9 +167,7 @@ def main():
         seats = ann.find_element(By.ID, "create-seats")
         seats.clear()
         seats.send_keys("3")
-        start_dice = wait(ann, lambda d: d.find_element(By.CSS_SELECTOR, "[data-param=start_dice]"), "the start_dice param")
-        start_dice.clear()
-        start_dice.send_keys("2")
+        set_param(ann, "start_dice", "2")
         click(ann, "#create")
         wait(ann, EC.visibility_of_element_located((By.ID, "table")), "Ann's table")
         room = re.search(r"room=([A-Za-z0-9_-]+)", ann.current_url).group(1)
@@ -208,7 +206,8 @@ def main():
                     # Mid-round: each window shows its own cup, the others' face down.
                     for name in NAMES:
                         snap(windows[name], "liars-dice-%s-bidding" % name.lower())
-                        cups = windows[name].find_elements(By.CSS_SELECTOR, '#drawn-table .cups .row')
+                        # Each player's cup at their seat.
+                        cups = [windows[name].find_element(By.CSS_SELECTOR, '#players li[data-name="%s"]' % n) for n in NAMES]
                         faces = [len(c.find_elements(By.CSS_SELECTOR, ".die:not(.back)")) for c in cups]
                         backs = [len(c.find_elements(By.CSS_SELECTOR, ".die.back")) for c in cups]
                         me = NAMES.index(name)
@@ -256,9 +255,11 @@ def main():
                 # what the call found.
                 shown = {}
                 for name in NAMES:
-                    cells = '#drawn-table .cups .die:not(.back)'
+                    cells = '#players .die:not(.back)'
                     wait(windows[name], lambda d: len(d.find_elements(By.CSS_SELECTOR, cells)) == 6, "the shown cups on %s's screen" % name)
-                    shown[name] = [e.get_attribute("data-value") for e in windows[name].find_elements(By.CSS_SELECTOR, cells)]
+                    # Seat by seat (each window seats its own player at the bottom).
+                    shown[name] = {n: [e.get_attribute("data-value") for e in windows[name].find_elements(
+                        By.CSS_SELECTOR, '#players li[data-name="%s"] .die:not(.back)' % n)] for n in NAMES}
                     assert "calls liar" in text_of(windows[name], "last"), text_of(windows[name], "last")
                     snap(windows[name], "liars-dice-%s-call" % name.lower())
                 assert shown["Ann"] == shown["Bob"] == shown["Cy"], shown

@@ -19,7 +19,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select
 
-from snap_two_players import browser, click, shows, start_server, text_of, wait
+from snap_two_players import browser, click, set_param, shows, start_server, text_of, wait
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SERVICE = "6e400001-b5a3-f393-e0a9-e50e24dcca9e"
@@ -83,9 +83,7 @@ def main():
         seats = ann.find_element(By.ID, "create-seats")
         seats.clear()
         seats.send_keys("2")
-        pulse = wait(ann, lambda d: d.find_element(By.CSS_SELECTOR, "[data-param=pulse_ms]"), "the pulse_ms param")
-        pulse.clear()
-        pulse.send_keys("500")
+        set_param(ann, "pulse_ms", "500")
         click(ann, "#create-device-rolls")
         click(ann, "#create")
         wait(ann, EC.visibility_of_element_located((By.ID, "table")), "Ann's table")
@@ -112,8 +110,8 @@ def main():
         # Ann's die lands on face index 3: her smart-die roll of 4, in both windows; the
         # rolled face's green blink is written to her die as Blink bytes.
         ann.execute_script("window.__fakePixel.roll(3)")
-        wait(bob, shows(bob, "log", "Ann rolls 4 = 4"), "Ann's die roll on Bob's screen")
-        wait(ann, shows(ann, "log", "Ann rolls 4 = 4"), "Ann's die roll on her screen")
+        wait(bob, shows(bob, "log", "Ann rolled ⚃"), "Ann's die roll on Bob's screen")
+        wait(ann, shows(ann, "log", "You rolled ⚃"), "Ann's die roll on her screen")
         wait(ann, lambda d: GREEN_FACE_4 in written(d), "the green Blink written to Ann's die")
         wait(bob, shows(bob, "turn", "Your turn"), "Bob's turn")
 

@@ -96,6 +96,11 @@ public struct RuleSet: Sendable {
     /// their starting values), so a roll counter does not multiply the positions; it
     /// checks the promise on sampled games and refuses the rules when play differs.
     public var statistics: [String] = []
+    /// `param_info`: each described param's label, description and kind (RuleSet+Lobby).
+    public var paramInfo: [String: ParamInfo] = [:]
+    /// `designer_actions = {"show"}`: actions for the designer (a debug print), never
+    /// offered to players as buttons.
+    public var designerActions: Set<String> = []
     /// False when the rules declare `dice = false` (Snap): front ends draw no dice.
     public var hasDice = true
     /// Problems that do not stop the rules loading (`dicehost check` prints them): a
@@ -353,6 +358,7 @@ public struct RuleSet: Sendable {
         case let other:
             throw GameError.invalidRules("choices must be a table, e.g. { ante = {5, 10, 25} }, got \(other.typeName)", location: location)
         }
+        try readLobbyFields(from: table, in: lua)
         // Helpers a variant may override (race.move) are fine; a near miss of a hook is not.
         warnings = lua.entries(table).compactMap { key, value in
             guard case .string(let field) = key, !Self.knownFields.contains(field), let nearest = Self.nearestField(to: field) else { return nil }
@@ -368,7 +374,7 @@ public struct RuleSet: Sendable {
     }
 
     /// Every field of a rule table the host reads: the declaration's and the hooks.
-    static let knownFields: Set<String> = Set(knownHooks + ["name", "players", "dice", "params", "actions", "anytime", "while_out", "choices", "base", "secret_rolls", "keep_dice", "unordered_dice", "view_is_complete", "statistics", "turn_seconds"])
+    static let knownFields: Set<String> = Set(knownHooks + ["name", "players", "dice", "params", "actions", "anytime", "while_out", "choices", "base", "secret_rolls", "keep_dice", "unordered_dice", "view_is_complete", "statistics", "turn_seconds"] + lobbyFields)
     /// Fields of a player table the host itself keeps (never rules' statistics).
     static let hostPlayerFields: Set<String> = ["name", "seat", "last_roll", "dice", "eliminated"]
 

@@ -10,7 +10,8 @@ import Lua
 ///     track     {target = 25, label = "Race to space", marks = {{name = "Ann", at = 12}, ...}}
 ///     pot       "$15" (or {label = "Ante", value = "$5"})
 ///     balances  {{name = "Ann", value = "$205", note = "ante $5"}, ...}
-///     cups      {{name = "Ann", dice = a roll | hidden("dice", 5) | {3, 5}, note = ...}, ...}
+///     cups      {{name = "Ann", dice = a roll | hidden("dice", 5) | {3, 5}, note = ...,
+///                 counted = {5}, wild = {1}}, ...}  (the faces lit at a reveal; optional)
 ///     cards     {{name = "Ann", open = a card | {cards}, facedown = 12 | hidden("cards", 12)}, ...}
 ///
 /// Anything else is an error naming the field and what was expected; no script code runs
@@ -157,10 +158,14 @@ struct TableEncoder {
         }
         case .cups: try rows(v, "cups", reader, &out) { row, path, out in
             let label = try text(reader.field(row, "name"), path.field("name"))
+            let counted = try faces(reader.field(row, "counted"), path.field("counted"), reader)
+            let wild = try faces(reader.field(row, "wild"), path.field("wild"), reader)
+            if let counted { out.key("counted"); writeFaces(counted, &out) }
             out.key("dice"); try dice(reader.field(row, "dice"), path.field("dice"), reader, &out)
             let note = try optionalText(reader.field(row, "note"), path.field("note"))
             out.key("name"); label.write(&out)
             if let note { out.key("note"); note.write(&out) }
+            if let wild { out.key("wild"); writeFaces(wild, &out) }
         }
         case .cards: try rows(v, "cards", reader, &out) { row, path, out in
             let label = try text(reader.field(row, "name"), path.field("name"))
@@ -374,6 +379,30 @@ struct TableEncoder {
         }
         out.endArray()
         out.endObject()
+    }
+
+    /// A cup's `counted` or `wild`: the faces to light up at a reveal (the dice that
+    /// counted for the bid, and those that counted as wild), a list of die values.
+    private func faces(_ value: LuaSlot, _ path: Path, _ reader: LuaStackReader) throws -> [Int64]? {
+        if value.isNil { return nil }
+        guard value.isTable else { throw fail(path.description, "a list of die faces", value) }
+        let count = try boundedCount(value, reader, path: path.description, limit: Self.itemsPerRow)
+        guard reader.length(value) == count else { throw fail(path.description, "a list of die faces", value) }
+        var list: [Int64] = []
+        for i in 0..<count {
+            try reader.restoring {
+                let v = reader.element(value, Int64(i + 1))
+                guard let n = v.integer, (1...1_000_000).contains(n) else { throw fail("\(path)[\(i + 1)]", "a die face (1 or more)", v) }
+                list.append(n)
+            }
+        }
+        return list
+    }
+
+    private func writeFaces<Output: JSONOutput>(_ faces: [Int64], _ out: inout Output) {
+        out.beginArray()
+        for face in faces { out.integer(face) }
+        out.endArray()
     }
 
     private func hiddenCount(_ t: LuaSlot, _ path: Path, _ reader: LuaStackReader) throws -> Int64 {

@@ -18,8 +18,11 @@ const MovePicker = (() => {
     return e;
   }
 
+  // An action's name as a button's word: "call" reads "Call".
+  const word = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+
   function actionButton(name, text, enabled, onclick) {
-    const b = el("button", "move", text);
+    const b = el("button", "move", word(text));
     b.type = "button";
     b.dataset.action = name;
     b.disabled = !enabled;
@@ -70,7 +73,7 @@ const MovePicker = (() => {
       chosen = settle(moves, chosen, width);
       picked[name] = chosen.slice();
       rows.forEach((draw) => draw());
-      go.textContent = [name].concat(chosen.map((v, k) => faceArguments.has(k) ? DIE_FACES[v - 1] : String(v))).join(" ");
+      go.textContent = [word(name)].concat(chosen.map((v, k) => faceArguments.has(k) ? DIE_FACES[v - 1] : String(v))).join(" ");
     };
     for (let k = 0; k < width; k++) {
       const domain = sorted(distinct(moves.map((m) => m[k])));
@@ -158,7 +161,7 @@ const MovePicker = (() => {
   function valueButtons(name, moves, listed, enabled, send) {
     const group = el("span", "choices");
     group.dataset.action = name;
-    group.appendChild(el("span", "label", name));
+    group.appendChild(el("span", "label", word(name)));
     for (const m of moves) {
       const b = el("button", "small choice", String(m[0]));
       b.type = "button";

@@ -16,9 +16,12 @@ const DiceTable = (() => {
     return e;
   }
 
-  function die(value, led, small) {
-    const d = el("div", "die" + (small ? " small" : ""));
+  // `mark`: "counted" (a die that counted at a reveal) or "wild" (one that counted as wild).
+  function die(value, led, small, mark) {
+    const d = el("div", "die" + (small ? " small" : "") + (mark ? " " + mark : ""));
     d.dataset.value = value;
+    d.setAttribute("role", "img");
+    d.setAttribute("aria-label", (PIPS[value] ? "die showing " + value : String(value)) + (mark === "wild" ? ", wild, counted" : mark ? ", counted" : ""));
     if (led && /^#[0-9a-f]{6}$/.test(led) && led !== "#000000") d.style.setProperty("--led", led);
     if (PIPS[value]) {
       for (let cell = 0; cell < 9; cell++) d.appendChild(el("span", PIPS[value].includes(cell) ? "pip" : ""));
@@ -32,6 +35,8 @@ const DiceTable = (() => {
   function dieBack(small) {
     const d = el("div", "die back" + (small ? " small" : ""));
     d.dataset.hidden = "true";
+    d.setAttribute("role", "img");
+    d.setAttribute("aria-label", "a hidden die");
     return d;
   }
 
@@ -172,42 +177,71 @@ const DiceTable = (() => {
     return r;
   }
 
-  function diceOf(d) {
+  function diceOf(d, counted, wild) {
     const g = el("span", "group");
+    const counts = (x) => Array.isArray(counted) && counted.includes(x);
+    const isWild = (x) => Array.isArray(wild) && wild.includes(x);
     if (d && Number.isInteger(d.hidden)) {
       g.classList.add("hidden");
       g.dataset.hiddenCount = d.hidden;
       for (let i = 0; i < Math.min(d.hidden, 6); i++) g.appendChild(dieBack(true));
       if (d.hidden > 6) g.appendChild(el("span", "count", "+" + (d.hidden - 6)));
     } else if (d && Array.isArray(d.values)) {
-      for (const x of d.values) g.appendChild(die(x, null, true));
+      for (const x of d.values) g.appendChild(die(x, null, true, isWild(x) ? "wild" : counts(x) ? "counted" : null));
     }
     return g;
   }
 
-  // The table as elements in `box`; returns whether there was one to draw.
-  function drawTable(box, t) {
+  // The row names of a table are the players' ("Ann (you)" for the seat's own).
+  const seatOf = (label, names) => {
+    const name = String(label).replace(/ \(you\)$/, "");
+    return names && names.includes(name) ? name : null;
+  };
+
+  // The table as elements: what belongs to a player (their balance, cup, cards, place on
+  // the track) in `seats[name]`, to be drawn at their seat; the pot in `potBox`; any
+  // other row in `box`. Returns whether there was a table to draw.
+  function drawTable(box, t, names, seats, potBox) {
     box.replaceChildren();
+    if (potBox) potBox.replaceChildren();
     if (!t || typeof t !== "object" || t.error) return false;
+    const put = (label, element) => {
+      const name = seatOf(label, names);
+      if (!name || !seats) return false;
+      // At the seat, its name is already said.
+      const who = element.querySelector(":scope > .who");
+      if (who) who.remove();
+      (seats[name] = seats[name] || []).push(element);
+      return true;
+    };
     if (t.pot && t.pot.value !== undefined) {
       const pot = el("div", "pot");
       pot.appendChild(el("span", "key", t.pot.label || "Pot"));
       pot.appendChild(el("span", "amount", String(t.pot.value)));
-      box.appendChild(pot);
+      (potBox || box).appendChild(pot);
     }
     if (t.track && Array.isArray(t.track.marks) && t.track.target > 0) {
       const track = el("div", "track");
-      track.appendChild(el("div", "key", (t.track.label || "Target") + ": " + t.track.target));
+      const label = el("div", "key", (t.track.label || "Target") + ": " + t.track.target);
       for (const m of t.track.marks) {
-        const r = row(m.name, m.at + " of " + t.track.target);
+        const at = Number(m.at);
+        const r = row(m.name, at >= t.track.target ? "reached " + t.track.target : at + " of " + t.track.target);
+        r.classList.add("track");
         const bar = el("div", "bar");
+        bar.setAttribute("role", "progressbar");
+        bar.setAttribute("aria-label", m.name + "'s progress");
+        bar.setAttribute("aria-valuemin", "0");
+        bar.setAttribute("aria-valuemax", String(t.track.target));
+        bar.setAttribute("aria-valuenow", String(Math.min(at, t.track.target)));
         const fill = el("div", "fill");
-        fill.style.width = Math.max(0, Math.min(100, (100 * m.at) / t.track.target)) + "%";
+        fill.style.width = Math.max(0, Math.min(100, (100 * at) / t.track.target)) + "%";
         bar.appendChild(fill);
         r.insertBefore(bar, r.lastChild);
-        track.appendChild(r);
+        if (!put(m.name, r)) track.appendChild(r);
       }
-      box.appendChild(track);
+      // The marks at the seats: the target in the middle of the table.
+      if (track.childElementCount === 0 && potBox) potBox.appendChild(label);
+      else { track.prepend(label); box.appendChild(track); }
     }
     // Balances, cups and card stacks: a row per player, its name, what the row shows, a note.
     function rows(items, kind, middle) {
@@ -215,18 +249,20 @@ const DiceTable = (() => {
       const list = el("div", kind);
       for (const item of items) {
         const r = row(item.name, item.note);
+        r.classList.add(kind);
         r.insertBefore(middle(item), r.children[1] || null);
-        list.appendChild(r);
+        if (!put(item.name, r)) list.appendChild(r);
       }
-      box.appendChild(list);
+      if (list.childElementCount > 0) box.appendChild(list);
     }
     rows(t.balances, "balances", (b) => el("span", "amount", String(b.value)));
-    rows(t.cups, "cups", (c) => diceOf(c.dice));
+    rows(t.cups, "cups", (c) => diceOf(c.dice, c.counted, c.wild));
     rows(t.cards, "stacks", (c) => {
       const g = el("span", "group cards");
       if (c.facedown > 0) {
         const back = el("span", "card back", "");
         back.title = c.facedown + " face down";
+        back.setAttribute("aria-label", c.facedown + " cards face down");
         g.appendChild(back);
       }
       for (const x of c.open || []) g.appendChild(card(x));
@@ -235,5 +271,56 @@ const DiceTable = (() => {
     return true;
   }
 
-  return { die, dieBack, value, scoreboard, fields, drawTable, shownField };
+  // The seats around the table: this seat at the bottom, the others clockwise from its
+  // left (left, across, right); each with its name, how the player is (whose turn, left
+  // the table, the bot playing, offline, ready for another game) and the rules' rows for
+  // that player (`parts`). Each seat says in words what its marks show.
+  function seats(ul, state, me, parts) {
+    ul.replaceChildren();
+    const players = state.players || [];
+    const mine = players.findIndex((p) => p.name === me);
+    const first = mine >= 0 ? mine : 0;
+    const ordered = players.slice(first).concat(players.slice(0, first));
+    const others = ordered.slice(1);
+    const n = others.length;
+    const place = (i) => {
+      if (n <= 2) return "top";
+      if (i === 0) return "left";
+      if (i === n - 1) return "right";
+      return "top";
+    };
+    const across = others.filter((_, i) => place(i) === "top").length;
+    const columns = { 1: ["2"], 2: ["1", "3"], 3: ["1", "2", "3"] }[across] || [];
+    let top = 0;
+    ordered.forEach((p, index) => {
+      const li = el("li", "seat");
+      li.dataset.name = p.name;
+      li.dataset.place = index === 0 ? "bottom" : place(index - 1);
+      if (li.dataset.place === "top") li.style.gridColumn = columns[top++] || "auto";
+      const current = state.phase === "playing" && state.current === p.name;
+      li.classList.toggle("current", current);
+      li.classList.toggle("you", p.name === me);
+      li.classList.toggle("offline", !p.connected && !p.left);
+      li.classList.toggle("left", !!p.left);
+      li.classList.toggle("out", !!p.out);
+      const head = el("div", "seat-name");
+      head.appendChild(el("span", "who", p.name));
+      if (p.name === me) head.appendChild(el("span", "badge", "you"));
+      if (current) head.appendChild(el("span", "badge turn", p.name === me ? "your turn" : "to play"));
+      li.appendChild(head);
+      const marks = [];
+      if (p.left) marks.push("left the table");
+      else if (!p.connected) marks.push("offline");
+      if (p.botPlaying) marks.push("the bot plays for " + p.name);
+      if (state.phase === "over" && p.ready) marks.push("ready for another game");
+      const own = (parts && parts[p.name]) || [];
+      // Out: the rules' own row says so where there is one.
+      if (p.out && own.length === 0) marks.push("out");
+      if (marks.length) li.appendChild(el("div", "seat-status", marks.join(" · ")));
+      for (const part of (parts && parts[p.name]) || []) li.appendChild(part);
+      ul.appendChild(li);
+    });
+  }
+
+  return { die, dieBack, value, scoreboard, fields, drawTable, seats, shownField };
 })();
