@@ -17,7 +17,7 @@ PREFIX ?= $(if $(filter 0,$(shell id -u)),/usr/local,$(HOME)/.local)
 CONFIG ?= debug
 PROCESS_TESTS = KillNineTests|StopOnSignalTests|OpenFilesLimitTests
 
-.PHONY: deps build server play test test-rules-fuzz test-chaos-short test-lua-conformance check-lua test-browser loadtest loadtest-abuse loadtest-rss loadtest-store loadtest-chaos serve bench bench-idle-rooms bench-solve bench-secrets bench-instructions bench-ws-floor clean fuzz fuzz-build fuzz-smoke fuzz-crashes example test-example
+.PHONY: deps build server play test test-rules-fuzz test-chaos-short test-lua-conformance check-lua test-browser loadtest loadtest-abuse loadtest-rss loadtest-store loadtest-chaos serve bench bench-idle-rooms bench-solve bench-analysis bench-secrets bench-instructions bench-ws-floor clean fuzz fuzz-build fuzz-smoke fuzz-crashes example test-example
 
 deps:
 	@bash scripts/ensure-deps.sh
@@ -195,6 +195,10 @@ bench-idle-rooms: deps
 bench-solve: deps
 	swift build -c release $(SWIFT_BUILD_FLAGS)
 	bash bench/solve-pig.sh
+
+# Issue 43's games with large components (Zombie Dice, Knucklebones, Perudo) and one Yacht turn (minutes).
+bench-analysis: deps
+	swift build -c release $(SWIFT_BUILD_FLAGS) && bash bench/analysis-games.sh
 
 # Best play with secrets: OpenSpiel's liars_dice from a rule script beside OpenSpiel's own
 # C++ CFR+ (pip open-spiel in .build-bench-venv), and the shipped Liar's Dice (bench/README.md).

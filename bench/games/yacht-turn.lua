@@ -4,7 +4,7 @@
 -- the dice never matters here (`unordered_dice`), so `odds` and `solve` play each set of
 -- values once.
 local yacht = rules {
-  name = "Yacht turn", players = 1, dice = "5d6", keep_dice = true, unordered_dice = true,
+  name = "Yacht turn", players = 1, dice = "5d6", keep_dice = true,
 }
 
 function yacht.setup(g) g.state.rolls = 0 end
@@ -15,11 +15,10 @@ function yacht.roll(g, p, r)
   if g.state.rolls > 0 and not r.kept then error("roll again with 'roll keep ...'", 0) end
   if g.state.rolls == 0 and r.kept then error("roll all five first", 0) end
   g.state.rolls = g.state.rolls + 1
-  -- Sorted, so the position is the set of values whatever order they came in.
-  local values = {}
-  for i, v in ipairs(r.values) do values[i] = v end
-  table.sort(values)
-  g.state.dice = values
+  -- Sorted in place (the last roll is part of a position: keeping reads it), so the
+  -- position is the set of values whatever order they came in.
+  table.sort(r.values)
+  g.state.dice = {table.unpack(r.values)}
 end
 
 yacht.actions = {

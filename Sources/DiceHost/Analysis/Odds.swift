@@ -16,7 +16,8 @@ import Lua
 /// clock does not move, so timers never fire (they are part of the position all the same).
 public enum Odds {
     public enum Precision: String, Sendable, CaseIterable {
-        /// Exact fractions up to `Options.exactStateLimit` positions, doubles above.
+        /// Exact fractions up to `Options.exactStateLimit` positions while large components
+        /// stay under `Options.exactWorkLimit`, doubles with an error bound otherwise.
         case auto
         case exact
         case double
