@@ -61,7 +61,8 @@ extension ReportBuilder {
         var options = BestPlay.Options()
         options.players = players
         options.params = params
-        options.maxStates = max(200, Int(rate * left * 0.3))
+        // The same positions the graph already holds: never fewer.
+        options.maxStates = max(200, (graph?.count ?? 0) + 1, Int(rate * left * 0.3))
         options.maxMemory = 2 << 30
         options.explains = true
         options.equilibrium.exploitability = 1e-3
