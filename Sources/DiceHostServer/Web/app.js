@@ -16,7 +16,8 @@ let room = params.get("room");       // the room this page is at
 let seat = null;                     // {name, token} when seated here
 let spectating = false;
 let pending = [];                    // messages to send once the server said hello
-let timer = { deadline: null, handle: null, text: null, format: null };
+// The countdowns shown: the rules' own (`countdown`) and the room's turn clock.
+let timer = { deadline: null, handle: null, parts: [] };
 let lastState = null;
 // The dice each player showed (`reveal` events), until the next roll: a call in Liar's
 // Dice puts every cup on the table, and the scoreboard draws it there. (A map with no
@@ -559,18 +560,20 @@ function showState(s, events) {
   // rules' own ("Bob's card turns itself in 4 s"); the host's next timer (a turn pulse as
   // much as a deadline) means nothing to a player by itself.
   const clock = s.turnClock;
-  if (clock && typeof clock.deadline === "number" && typeof s.clock === "number") {
-    timer.deadline = performance.now() + (clock.deadline - s.clock);
-    if (s.phase === "over") timer.format = (n) => "The next game starts in " + n + " s if enough players are ready";
-    else if (clock.player && clock.player === me) timer.format = (n) => "Your move: " + n + " s left";
-    else if (clock.player) timer.format = (n) => clock.player + " has " + n + " s to move";
-    else timer.format = (n) => n + " s left";
-  } else if (t && t.countdown && s.phase === "playing") {
-    timer.deadline = performance.now() + t.countdown.ms;
-    timer.format = (n) => t.countdown.text + " in " + n + " s";
-  } else {
-    timer.deadline = null;
+  timer.deadline = null;
+  timer.parts = [];
+  if (t && t.countdown && s.phase === "playing") {
+    timer.parts.push({ deadline: performance.now() + t.countdown.ms, format: (n) => t.countdown.text + " in " + n + " s" });
   }
+  if (clock && typeof clock.deadline === "number" && typeof s.clock === "number") {
+    let format;
+    if (s.phase === "over") format = (n) => "The next game starts in " + n + " s if enough players are ready";
+    else if (clock.player && clock.player === me) format = (n) => "Your move: " + n + " s left";
+    else if (clock.player) format = (n) => clock.player + " has " + n + " s to move";
+    else format = (n) => n + " s left";
+    timer.parts.push({ deadline: performance.now() + (clock.deadline - s.clock), format });
+  }
+  if (timer.parts.length) timer.deadline = Math.max(...timer.parts.map((p) => p.deadline));
   tickTimer();
 }
 
@@ -594,9 +597,9 @@ function showReady(s) {
 function tickTimer() {
   clearTimeout(timer.handle);
   if (timer.deadline === null) { $("timer").textContent = ""; return; }
-  const left = Math.max(0, timer.deadline - performance.now());
-  $("timer").textContent = timer.format(Math.ceil(left / 1000));
-  if (left > 0) timer.handle = setTimeout(tickTimer, 250);
+  const now = performance.now();
+  $("timer").textContent = timer.parts.map((p) => p.format(Math.ceil(Math.max(0, p.deadline - now) / 1000))).join(" · ");
+  if (timer.deadline > now) timer.handle = setTimeout(tickTimer, 250);
 }
 
 /// The end of the game in this seat's words: the rules' `result`, else who won.
