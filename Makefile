@@ -62,6 +62,7 @@ test: deps
 	$(STAGE) process-tests swift test --skip-build --no-parallel --filter '$(PROCESS_TESTS)'
 	$(STAGE) rule-tests .build/debug/dicehost test   # rules/tests and every examples/**/tests beside a rule script
 	$(STAGE) rules-fuzz $(MAKE) --no-print-directory -s -o build -o server test-rules-fuzz
+	$(STAGE) report $(MAKE) --no-print-directory -s -o build -o server test-report REPORT_BUDGET=5   # dicehost report of every shipped game, a short budget
 	$(STAGE) example $(MAKE) --no-print-directory -s -o build -o server test-example
 	$(STAGE) browser $(MAKE) --no-print-directory -s -o build -o server test-browser
 	$(STAGE) chaos $(MAKE) --no-print-directory -s -o build -o server test-chaos-short   # after browser, whose script installs python3-venv
