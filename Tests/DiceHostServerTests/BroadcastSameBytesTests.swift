@@ -282,15 +282,18 @@ extension Room {
             + "\"deviceRolls\":\(deviceRolls),\"spectators\":\(subscribers.values.filter { $0.seat == nil }.count),"
         guard let game, let session else {
             let players = seats.enumerated().map { index, seat in
-                "{\"name\":\(seat.name.jsonQuoted),\"seat\":\(index + 1),\"connected\":\(seat.connections > 0)}"
+                "{\"name\":\(seat.name.jsonQuoted),\"seat\":\(index + 1),\"connected\":\(seat.connections > 0)"
+                    + (seat.left ? ",\"left\":true" : "") + (seat.ready ? ",\"ready\":true" : "") + "}"
             }
             return out + "\"phase\":\"waiting\",\"players\":[\(players.joined(separator: ","))]}"
         }
         let lines = game.hasView ? [] : session.describeState()
-        let current = game.currentPlayer
+        let isOver = game.isOver || abandoned
+        let current = abandoned ? nil : game.currentPlayer
         let players = seats.enumerated().map { index, seat -> String in
-            var fields = "{\"name\":\(seat.name.jsonQuoted),\"seat\":\(index + 1),\"connected\":\(seat.connections > 0),"
-                + "\"current\":\(seat.name == current && !game.isOver)"
+            var fields = "{\"name\":\(seat.name.jsonQuoted),\"seat\":\(index + 1),\"connected\":\(seat.connections > 0)"
+                + (seat.left ? ",\"left\":true" : "") + (!isOver && seat.botPlays ? ",\"botPlaying\":true" : "")
+                + (seat.ready ? ",\"ready\":true" : "") + ",\"current\":\(seat.name == current && !isOver)"
             if let table = game.player(seat.name).tableRef {
                 fields += ",\"out\":\(game.lua.get(table, "eliminated").isTruthy)"
                 switch game.hasView ? .nil : game.lua.get(table, "score") {
@@ -305,14 +308,19 @@ extension Room {
             }
             return fields + "}"
         }
-        let phase = game.isOver ? "over" : "playing"
+        let phase = isOver ? "over" : "playing"
         out += "\"phase\":\"\(phase)\",\"players\":[\(players.joined(separator: ","))],\"current\":\((current.map(\.jsonQuoted)) ?? "null"),"
         out += "\"now\":\(game.now),\"clock\":\(clockNow),\"nextTimer\":\(game.nextTimerDue.map(String.init) ?? "null"),"
         let hex = { (value: Int) in String(format: "%02x", min(max(value, 0), 255)) }
         let leds = game.led.colors(at: game.now).map { "\"#" + hex($0.red) + hex($0.green) + hex($0.blue) + "\"" }
         out += "\"leds\":[\(leds.joined(separator: ","))],"
         var tail = ""
-        switch game.outcome {
+        if let clock = turnClock {
+            tail += "\"turnClock\":{\"player\":\(clock.player.map(\.jsonQuoted) ?? "null"),\"deadline\":\(clock.deadline),\"seconds\":\(turnSeconds)},"
+        }
+        if canAbandon { tail += "\"canAbandon\":true," }
+        if abandoned { tail += "\"outcome\":\"abandoned\"," }
+        switch abandoned ? nil : game.outcome {
         case .win(let p)?: tail += "\"outcome\":\("\(p) won".jsonQuoted),"
         case .draw?: tail += "\"outcome\":\"a draw\","
         case .loss(let p)?: tail += "\"outcome\":\("\(p) lost".jsonQuoted),"

@@ -50,9 +50,10 @@ import Testing
     /// table parts that are most of a state do not (issue 32). With a header on every
     /// block they held 120 KiB (Snap) and 123 KiB (Liar's Dice); then 112 and 114; with
     /// the host's own chunks loaded without debug info 101 and 108; with frozen tables'
-    /// emptied hash parts released 96 and 103.
+    /// emptied hash parts released 96 and 103. Liar's Dice's lobby labels (`param_info`)
+    /// and its reveal's table code then took it to 106.
     @Test(arguments: ["rules/snap.lua", "rules/liars-dice.lua"])
-    func anIdleShippedGameHoldsAtMost104KiBInItsLuaState(rules: String) throws {
+    func anIdleShippedGameHoldsAtMost108KiBInItsLuaState(rules: String) throws {
         let game = try Game(rulesFile: rules, players: ["Ann", "Bob", "Cat", "Dan"], seed: 5)
         game.keepsUndoHistory = false
         for _ in 0..<4 {
@@ -65,7 +66,7 @@ import Testing
         }
         game.keepsRollbackCopy = false
         game.releaseIdleMemory()
-        #expect(game.memoryUse.luaBytes <= 104 * 1024, "\(rules): \(game.memoryUse.luaBytes) bytes")
+        #expect(game.memoryUse.luaBytes <= 108 * 1024, "\(rules): \(game.memoryUse.luaBytes) bytes")
     }
 
     /// The runtime loads without debug info (parameter names included): the host's own

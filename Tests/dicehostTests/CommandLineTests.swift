@@ -25,11 +25,34 @@ func runDicehost(_ arguments: [String], input: String? = nil, environment: [Stri
     try process.run()
     if let input { inPipe.fileHandleForWriting.write(Data(input.utf8)) }
     try inPipe.fileHandleForWriting.close()
+    // Standard error is read on another thread while standard output is read here: a
+    // command that writes more than a pipe holds to the one not being read would wait for
+    // ever (progress lines every 50 ms did).
+    let errorReader = PipeReader(err.fileHandleForReading)
     let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
+    let stderr = errorReader.wait()
     process.waitUntilExit()
     return CommandResult(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
                          stderr: String(decoding: stderr, as: UTF8.self))
+}
+
+/// Reads a pipe to its end on a thread of its own.
+final class PipeReader: @unchecked Sendable {
+    private var data = Data()
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ handle: FileHandle) {
+        Thread.detachNewThread { [self] in
+            data = handle.readDataToEndOfFile()
+            done.signal()
+        }
+    }
+
+    /// What the pipe held, once it is closed (the semaphore orders the write before this read).
+    func wait() -> Data {
+        done.wait()
+        return data
+    }
 }
 
 func writeTemporary(_ text: String, name: String = "script.lua") throws -> String {

@@ -51,7 +51,8 @@ public struct GrowingFields: Sendable, Equatable {
             : "the fields with the most values, in \(Self.grouped(sampled)) of the \(Self.grouped(found)) positions found: \(list)"
         if !unread.isEmpty {
             let names = unread.map { "\"\($0)\"" }.joined(separator: ", ")
-            text += ". Play never reads \(unread.count == 1 ? "it" : "them") in \(checkedGames) sampled games: if \(unread.count == 1 ? "it is" : "they are") "
+            let named = unread.joined(separator: ", ")
+            text += ". Play never reads \(named) in \(checkedGames) sampled games: if \(unread.count == 1 ? "it is" : "they are") "
                 + "kept only to report on the game, declare statistics = {\(names)} in rules{...} and `dicehost solve` keeps "
                 + "\(unread.count == 1 ? "it" : "them") out of positions (`odds` keeps every field, since its averages of g:record may read them)"
         }
