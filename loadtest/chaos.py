@@ -300,7 +300,7 @@ class ChaosPlayer(client.Player):
         if phase == "playing" and state.get("current") == self.name:
             if self.turn_task is None or self.turn_task.done():
                 self.turn_task = asyncio.ensure_future(self.take_turn())
-        elif phase == "over" and self.seat == 0 and not self.table.finished_after_chaos:
+        elif phase == "over" and not self.table.finished_after_chaos and not self.is_ready(state):
             if self.turn_task is None or self.turn_task.done():
                 self.turn_task = asyncio.ensure_future(self.restart())
         elif self.run_state.args.game == "snap" and phase == "playing" and self.rng.random() < 0.02:
@@ -322,13 +322,17 @@ class ChaosPlayer(client.Player):
         else:
             await self.input({"type": "roll"})
 
+    def is_ready(self, state):
+        return any(p.get("name") == self.name and p.get("ready") for p in state.get("players") or [])
+
     async def restart(self):
+        # Another game starts once every seated player is ready (docs/protocol.md, "Another game").
         await asyncio.sleep(self.think(0.5, 1.0))
-        if self.run_state.stop.is_set() or not self.state or self.state.get("phase") != "over":
+        if self.run_state.stop.is_set() or not self.state or self.state.get("phase") != "over" or self.is_ready(self.state):
             return
-        if any(m.get("type") == "restart" for m in self.unacked.values()):
+        if any(m.get("type") == "ready" for m in self.unacked.values()):
             return
-        await self.input({"type": "restart"})
+        await self.input({"type": "ready"})
 
 
 # ---- the store, read after the run ----
@@ -446,8 +450,10 @@ def check(run, rooms, stored, args, work):
             if last_seq is None:
                 problems.append("%s: no seat in the store" % player.name)
                 continue
-            if player.acked and max(player.acked) > last_seq:
-                problems.append("%s: seq %d acknowledged, the store's last_seq is %d" % (player.name, max(player.acked), last_seq))
+            # A `ready` is no game input: the store keeps the new game it starts, as `restart`.
+            stored_kinds = [seq for seq, k in player.acked.items() if k != "ready"]
+            if stored_kinds and max(stored_kinds) > last_seq:
+                problems.append("%s: seq %d acknowledged, the store's last_seq is %d" % (player.name, max(stored_kinds), last_seq))
                 missing_inputs += 1
             for kind in ("roll", "flip", "snap"):
                 acked = sum(1 for k in player.acked.values() if k == kind)
@@ -461,16 +467,18 @@ def check(run, rooms, stored, args, work):
             # input behind one of them.
             for seq, (first, count) in player.acked_first.items():
                 kind = player.acked.get(seq)
-                if kind is None or kind == "restart" or count == 0:
+                if kind is None or kind in ("restart", "ready") or count == 0:
                     continue
                 line = "as %s %s" % (player.name, kind)
                 if line not in origin[first:first + count]:
                     problems.append("%s: seq %d's broadcast (events %d..%d) holds no stored %r: %r" % (
                         player.name, seq, first, first + count - 1, line, sorted(set(origin[first:first + count]))))
                     missing_inputs += 1
-        restarts = sum(1 for p in room.players for k in p.acked.values() if k == "restart")
-        if restarts > sum(1 for i in found["inputs"] if i[1] == "restart"):
-            problems.append("room %s: %d restarts acknowledged, fewer stored" % (room.id, restarts))
+        # Every new game a client saw begin (a `start` event after the first game's) is in the store.
+        starts = {index for p in room.players for index, text in p.events.items() if json.loads(text).get("type") == "start"}
+        stored_restarts = sum(1 for i in found["inputs"] if i[1] == "restart")
+        if len(starts) - 1 > stored_restarts:
+            problems.append("room %s: %d new games seen, %d stored" % (room.id, len(starts) - 1, stored_restarts))
         if not room.finished_after_chaos:
             problems.append("room %s: no game ended after the chaos (state: %s)" % (
                 room.id, (room.players[0].state or {}).get("phase")))

@@ -179,7 +179,8 @@ class Player:
         if state.get("phase") == "playing" and state.get("current") == self.name:
             if self.turn_task is None or self.turn_task.done():
                 self.turn_task = asyncio.ensure_future(self.take_turn())
-        elif state.get("phase") == "over" and self.name.endswith("-1"):
+        elif state.get("phase") == "over" and not any(p.get("name") == self.name and p.get("ready") for p in state.get("players") or []):
+            # Another game starts once every seated player is ready (docs/protocol.md, "Another game").
             if self.turn_task is None or self.turn_task.done():
                 self.turn_task = asyncio.ensure_future(self.restart())
         elif GAME == "snap" and state.get("phase") == "playing" and self.rng.random() < 0.02:
@@ -209,7 +210,7 @@ class Player:
 
     async def restart(self):
         await asyncio.sleep(THINK * self.rng.uniform(0.5, 1.0))
-        await self.safe(self.input({"type": "restart"}))
+        await self.safe(self.input({"type": "ready"}))
 
     async def safe(self, job):
         try:
