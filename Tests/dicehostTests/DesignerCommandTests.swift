@@ -267,8 +267,9 @@ func runProgram(_ path: String, _ arguments: [String], in folder: String? = nil,
     process.standardError = err
     process.standardInput = FileHandle.nullDevice
     try process.run()
+    let errorReader = PipeReader(err.fileHandleForReading)  // both pipes drained at once, as in runDicehost
     let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
+    let stderr = errorReader.wait()
     process.waitUntilExit()
     return CommandResult(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
                          stderr: String(decoding: stderr, as: UTF8.self))
