@@ -26,16 +26,20 @@ enum AnalysisProgress {
             if showsProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         }
         do {
-            return try body { line in
-                if showsProgress { FileHandle.standardError.write(Data("\r\u{1B}[K\(file): \(line)".utf8)) }
-                log?.note(line)
+            // The lines stop before any message below is printed.
+            do {
+                return try body { line in
+                    if showsProgress { FileHandle.standardError.write(Data("\r\u{1B}[K\(file): \(line)".utf8)) }
+                    log?.note(line)
+                }
+            } catch {
+                log?.stop()
+                throw error
             }
         } catch let error as PolicyError {
-            log?.stop()
             printError("dicehost: --vs: \(error)")
             throw ExitStatus.failure
         } catch let error as OddsError {
-            log?.stop()
             if showsProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
             printError("\(file): \(error)")
             if suggestsSim, case .notAnalysable = error {
@@ -43,11 +47,9 @@ enum AnalysisProgress {
             }
             throw ExitStatus.failure
         } catch let error as GameError {
-            log?.stop()
             printError("\(error)")
             throw ExitStatus.scriptDoesNotLoad
         } catch let error as RuleSet.OverrideError {
-            log?.stop()
             throw ExitStatus.loadFailure(error)
         }
     }
