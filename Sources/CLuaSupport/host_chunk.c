@@ -6,6 +6,7 @@
 // chunks load in text mode only (clua_load_text) and keep their line numbers.
 #include "CLuaSupport.h"
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 typedef struct { unsigned char *bytes; size_t length, capacity; int failed; } clua_dump_buffer;
@@ -41,6 +42,32 @@ unsigned char *clua_dump_stripped(lua_State *L, size_t *length) {
 }
 
 void clua_free_dump(unsigned char *bytes) { free(bytes); }
+
+// Why a state of its own: compiling in the state that will run the chunk would make
+// that one state (the first of the process) allocate more and stamp more serials than
+// every later one, so `tostring({})` and the order of table keys would depend on which
+// state of the process came first. A scratch state with no limits compiles and dumps,
+// and is closed; the state being built only ever loads the bytes.
+unsigned char *clua_compile_stripped(const char *text, size_t text_length, const char *name,
+                                     size_t *length, char *message, size_t message_size) {
+    *length = 0;
+    if (message_size > 0) message[0] = 0;
+    lua_State *L = luaL_newstate();
+    if (L == NULL) {
+        if (message_size > 0) snprintf(message, message_size, "not enough memory to compile %s", name);
+        return NULL;
+    }
+    unsigned char *bytes = NULL;
+    if (luaL_loadbufferx(L, text, text_length, name, "t") != LUA_OK) {
+        const char *error = lua_tostring(L, -1);
+        if (message_size > 0) snprintf(message, message_size, "%s", error ? error : "cannot compile");
+    } else {
+        bytes = clua_dump_stripped(L, length);
+        if (bytes == NULL && message_size > 0) snprintf(message, message_size, "cannot dump %s", name);
+    }
+    lua_close(L);
+    return bytes;
+}
 
 int clua_load_host_binary(lua_State *L, const unsigned char *bytes, size_t length, const char *name) {
     clua_context *c = clua_ctx(L);

@@ -27,6 +27,13 @@ enum HostChunkCache {
         return entry.bytes
     }
 
+    /// Forgets every compile, so the next state compiles again (for tests).
+    static func forgetAll() {
+        lock.lock()
+        defer { lock.unlock() }
+        compiled.removeAll()
+    }
+
     static func store(_ bytes: [UInt8], for chunkName: String, source: [UInt8]) {
         lock.lock()
         defer { lock.unlock() }
@@ -68,14 +75,19 @@ extension LuaState {
         return makeRef(at: -1)
     }
 
+    /// Compiled in a scratch state, never in this one: the state that compiled would
+    /// otherwise hold more objects and serials than every later state of the process.
     private func compileStripped(_ text: [UInt8], chunkName: String) throws -> [UInt8] {
-        let function = try load(bytes: text, chunkName: chunkName)
-        let top = lua_gettop(L)
-        defer { lua_settop(L, top) }
-        clua_getref(L, function.reference)
         var length = 0
-        guard let dump = clua_dump_stripped(L, &length) else {
-            throw LuaError(kind: .memory, message: "cannot dump the host chunk \(chunkName)", file: chunkName)
+        var message = [CChar](repeating: 0, count: 512)
+        let dump = text.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) {
+                clua_compile_stripped($0.baseAddress, $0.count, "@" + chunkName, &length, &message, message.count)
+            }
+        }
+        guard let dump else {
+            throw LuaError(kind: .syntax, message: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self),
+                           file: chunkName)
         }
         defer { clua_free_dump(dump) }
         return Self.namingSource(Array(UnsafeBufferPointer(start: dump, count: length)), "@" + chunkName)

@@ -1,6 +1,6 @@
 import CLuaSupport
 import Foundation
-import Lua
+@testable import Lua
 import Testing
 
 /// One bounded cost per input: a budget, once spent, stays spent in message handlers,
@@ -314,6 +314,20 @@ import Testing
             """
         let first = try makeState().run(source, chunkName: "test.lua")
         let second = try makeState().run(source, chunkName: "test.lua")
+        #expect(first == second)
+    }
+
+    /// The first state of a process compiles the host's chunks; it must not hold more
+    /// objects (or serials) than a state that loads the cached compile.
+    @Test func theStateThatCompiledTheHostChunksPrintsAsEveryLaterOne() throws {
+        let source = "local t = {} for i = 1, 10 do t[{}] = i end return tostring({}), tostring(print)"
+        HostChunkCache.forgetAll()
+        let compiling = try LuaState(limits: LuaLimits(memoryBytes: 16 << 20, instructionBudget: 5_000_000))
+        _ = try compiling.loadHostChunk("local x = {} return function() return x end", chunkName: "dicehost-test-chunk")
+        let first = try compiling.run(source, chunkName: "test.lua")
+        let cached = try LuaState(limits: LuaLimits(memoryBytes: 16 << 20, instructionBudget: 5_000_000))
+        _ = try cached.loadHostChunk("local x = {} return function() return x end", chunkName: "dicehost-test-chunk")
+        let second = try cached.run(source, chunkName: "test.lua")
         #expect(first == second)
     }
 

@@ -181,6 +181,10 @@ int clua_load_text(lua_State *L, const char *buf, size_t len, const char *name);
 /// Dumps the Lua function on top of the stack without debug info into a malloc'd
 /// buffer (NULL on failure); release it with clua_free_dump.
 unsigned char *clua_dump_stripped(lua_State *L, size_t *length);
+/// Compiles `text` in a scratch state and returns its stripped dump (free with
+/// clua_free_dump), or NULL with the reason in `message`.
+unsigned char *clua_compile_stripped(const char *text, size_t text_length, const char *name,
+                                     size_t *length, char *message, size_t message_size);
 void clua_free_dump(unsigned char *bytes);
 /// Loads a chunk that clua_dump_stripped made in this process (binary mode only).
 int clua_load_host_binary(lua_State *L, const unsigned char *bytes, size_t length, const char *name);
