@@ -46,7 +46,7 @@ struct AbsentPlayerTests {
         #expect((clock["deadline"] as? Int ?? 0) - (clocked["clock"] as? Int ?? 0) > 0, "the deadline is ahead of the clock")
         // Ann does nothing: after a second the bot rolls for her.
         var botMove: [String: Any]?
-        while botMove == nil, let events = await r.bob.next("events", timeout: .seconds(5)) {
+        while botMove == nil, let events = await r.bob.next("events", timeout: .seconds(15)) {
             if (events["cause"] as? [String: Any])?["by"] as? String == "bot" { botMove = events }
         }
         let cause = try #require(botMove?["cause"] as? [String: Any])
@@ -74,7 +74,7 @@ struct AbsentPlayerTests {
         #expect(await r.bob.next("left") != nil)
         // Bob's turn is played at once; Ann sees him as left, the bot playing his seat.
         var botMove: [String: Any]?
-        while botMove == nil, let events = await r.ann.next("events", timeout: .seconds(5)) {
+        while botMove == nil, let events = await r.ann.next("events", timeout: .seconds(15)) {
             if (events["cause"] as? [String: Any])?["by"] as? String == "bot" { botMove = events }
         }
         #expect((botMove?["cause"] as? [String: Any])?["player"] as? String == "Bob")
@@ -146,7 +146,7 @@ struct AbsentPlayerTests {
             let blocked = try #require(await r.bob.next("error"))
             #expect(blocked["code"] as? String == "seat-blocked", "\(blocked)")
             var canAbandon = false
-            while !canAbandon, let message = await r.bob.next("state", timeout: .seconds(5)) {
+            while !canAbandon, let message = await r.bob.next("state", timeout: .seconds(15)) {
                 canAbandon = (message["state"] as? [String: Any])?["canAbandon"] as? Bool == true
             }
             #expect(canAbandon)

@@ -16,7 +16,7 @@ struct PlayAgainTests {
         let wait = try #require(over["turnClock"] as? [String: Any], "the play-again wait is timed: \(over)")
         #expect(wait["player"] is NSNull && wait["seconds"] as? Int == 60, "\(wait)")
 
-        _ = try await r.ann.drain(for: .milliseconds(100))
+        _ = await r.ann.drain(for: .milliseconds(100))
         r.ann.send(["type": "ready", "seq": 2])
         _ = try #require(await r.ann.next("ack"))
         let waiting = try #require(await r.ann.next("state")?["state"] as? [String: Any])
@@ -47,7 +47,7 @@ struct PlayAgainTests {
         // Ann rolls (or, on a slow machine, the bot for her after a second): the first roll wins.
         ann.send(["type": "roll", "seq": 1])
         var over = false
-        while !over, let message = await bob.next(timeout: .seconds(5)) {
+        while !over, let message = await bob.next(timeout: .seconds(15)) {
             over = (message["state"] as? [String: Any])?["phase"] as? String == "over"
         }
         #expect(over)
@@ -55,7 +55,7 @@ struct PlayAgainTests {
         bob.send(["type": "ready", "seq": 1])
         // Cy never says ready; two are the rules' minimum, and after a second the next game starts.
         var started: [String: Any]?
-        while started == nil, let events = await cy.next("events", timeout: .seconds(5)) {
+        while started == nil, let events = await cy.next("events", timeout: .seconds(15)) {
             if (events["events"] as? [[String: Any]])?.contains(where: { $0["type"] as? String == "start" }) == true { started = events }
         }
         #expect((started?["state"] as? [String: Any])?["phase"] as? String == "playing")

@@ -79,11 +79,11 @@ final class TestClient: @unchecked Sendable {
     var closed: Bool { mailbox.isEmptyAndEnded }
 
     /// A client connected to the server at `port`. A refused connection is tried again
-    /// until 10 s have passed (a server just started on a loaded machine); its error is
+    /// until 30 s have passed (a server just started on a loaded machine); its error is
     /// kept for the failure's message, not printed (a passing run stays quiet, and a
     /// client whose server is killed on purpose is reset).
     static func connect(port: Int, path: String = "/ws") async throws -> TestClient {
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(30)
         while true {
             let (toServer, outgoing) = AsyncStream.makeStream(of: String.self)
             let mailbox = Mailbox()
@@ -121,7 +121,7 @@ final class TestClient: @unchecked Sendable {
     }
 
     /// The next message from the server (nil when the connection closed or nothing came in time).
-    func next(timeout: Duration = .seconds(10)) async -> [String: Any]? {
+    func next(timeout: Duration = .seconds(30)) async -> [String: Any]? {
         let deadline = ContinuousClock.now + timeout
         while true {
             if let text = mailbox.take() {
@@ -136,7 +136,7 @@ final class TestClient: @unchecked Sendable {
     }
 
     /// Reads messages until one of type `type` (or nil when none comes in time).
-    func next(_ type: String, timeout: Duration = .seconds(10)) async -> [String: Any]? {
+    func next(_ type: String, timeout: Duration = .seconds(30)) async -> [String: Any]? {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             guard let message = await next(timeout: deadline - ContinuousClock.now) else { return nil }
@@ -156,7 +156,7 @@ final class TestClient: @unchecked Sendable {
     }
 
     /// Reads until an `events` message with an event whose text is `text`.
-    func nextEvents(saying text: String, timeout: Duration = .seconds(10)) async -> [String: Any]? {
+    func nextEvents(saying text: String, timeout: Duration = .seconds(30)) async -> [String: Any]? {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline, let message = await next("events", timeout: deadline - ContinuousClock.now) {
             if (message["events"] as? [[String: Any]])?.contains(where: { $0["text"] as? String == text }) == true { return message }

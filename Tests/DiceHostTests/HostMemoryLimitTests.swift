@@ -129,7 +129,7 @@ import Testing
         let clock = ContinuousClock()
         let start = clock.now
         let lines = GameSession(game: game).describeState()
-        #expect(clock.now - start < .seconds(10))
+        #expect(clock.now - start < .seconds(30))
         #expect(lines.count == 3)
         #expect(lines.allSatisfy { $0.count < 4_000 }, "\(lines.map(\.count))")
         #expect(lines[0].contains("big={1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, … 199980 more}"), "\(lines[0].prefix(300))")

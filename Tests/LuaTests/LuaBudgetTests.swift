@@ -8,7 +8,8 @@ import Testing
 /// cannot spin in C. Each case must end in a clear error, in bounded time, with the
 /// state usable afterwards.
 @Suite struct LuaBudgetTests {
-    /// Runs `source`, expecting an error of `kind`, within `seconds` of wall time.
+    /// Runs `source`, expecting an error of `kind`, within `seconds` of wall time (three
+    /// times that on this check: these bounds catch unbounded work, not slow machines).
     func expectStopped(_ source: String, kind: LuaError.Kind = .instructionBudget, budget: Int? = 5_000_000,
                        seconds: Double = 10, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let lua = try makeState(budget: budget)
@@ -18,7 +19,7 @@ import Testing
         let elapsed = clock.now - started
         #expect(error?.kind == kind, "\(String(describing: error))", sourceLocation: sourceLocation)
         #expect(error?.file == "test.lua", "\(String(describing: error))", sourceLocation: sourceLocation)
-        #expect(elapsed < .seconds(seconds), "took \(elapsed)", sourceLocation: sourceLocation)
+        #expect(elapsed < .seconds(seconds * 3), "took \(elapsed)", sourceLocation: sourceLocation)
         try expectUsable(lua, sourceLocation: sourceLocation)
     }
 
@@ -64,7 +65,7 @@ import Testing
         stopper.start()
         let error = expectError(lua, "xpcall(function() while true do end end, function(e) while true do end end)")
         #expect(error?.kind == .interrupted, "\(String(describing: error))")
-        #expect(clock.now - started < .seconds(10))
+        #expect(clock.now - started < .seconds(30))
         try expectUsable(lua)
     }
 
@@ -214,7 +215,7 @@ import Testing
         let error = try #require(expectError(lua, source))
         #expect(error.kind == .runtime, "\(error)")
         #expect(error.message.contains("stack overflow"), "\(error)")
-        #expect(clock.now - started < .seconds(15))
+        #expect(clock.now - started < .seconds(45))
         try expectUsable(lua)
     }
 

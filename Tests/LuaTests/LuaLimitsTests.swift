@@ -136,7 +136,7 @@ import Testing
         let lua = try makeState()
         let start = ContinuousClock.now
         let error = try #require(expectError(lua, "local s = string.rep('a', 100000)\nreturn s:find('.-.-.-.-b')"))
-        #expect(ContinuousClock.now - start < .seconds(5))
+        #expect(ContinuousClock.now - start < .seconds(15))
         #expect(error.kind == .instructionBudget, "\(error)")
         #expect(error.line == 2)
         for call in ["string.match(s, '(.*)(.*)(.*)x')", "string.gsub(s, '(a*)*b', '')", "s:gmatch('.-.-.-x')()"] {

@@ -117,7 +117,7 @@ import Testing
         let lua = try makeState(budget: 2_000_000)
         let start = ContinuousClock.now
         let error = try #require(expectError(lua, "local n = \(p.long)\n\(p.body)"))
-        #expect(ContinuousClock.now - start < .seconds(5), "\(p.name) took \(ContinuousClock.now - start)")
+        #expect(ContinuousClock.now - start < .seconds(15), "\(p.name) took \(ContinuousClock.now - start)")
         #expect(error.kind == .instructionBudget, "\(error)")
         #expect(error.message.contains("instruction budget exceeded"), "\(error)")
         #expect(error.file == "test.lua" && error.line == 2, "\(error)")
@@ -142,7 +142,7 @@ import Testing
             return s:find(('x'):rep(1 << 19) .. 'y', 1, true), s:find(('x'):rep(1000) .. 'y'), s:find(('x'):rep(1 << 19), 7, true)
             """, chunkName: "t.lua")
         #expect(results == [.nil, .nil, .integer(7), .integer(6 + (1 << 19))])
-        #expect(ContinuousClock.now - start < .seconds(5))
+        #expect(ContinuousClock.now - start < .seconds(15))
     }
 
     @Test func aWatchedCallIsStoppedInsideTheMatcher() throws {
@@ -161,7 +161,7 @@ import Testing
         } catch let error as LuaError {
             #expect(error.kind == .stalled, "\(error)")
         }
-        #expect(ContinuousClock.now - start < .seconds(5))
+        #expect(ContinuousClock.now - start < .seconds(15))
         try expectUsable(lua)
     }
 
