@@ -93,6 +93,8 @@ import Testing
     }
 
     // MARK: Figures
+    // A figure asserted exact gets a budget far above what it needs on a quiet machine: the
+    // budget is wall time, and a loaded CI machine is several times slower.
 
     @Test func pigHoldAtTwentyAgainstItselfAndBestPlayAgainstItMatchValuesWorkedOutHere() throws {
                 // Pig to 25 (to 100 takes minutes in a debug build): both bots hold at 20.
@@ -116,7 +118,7 @@ import Testing
     }
 
     @Test func crapsPassLineIsExact() throws {
-        let r = try report(["rules/craps.lua", "--set", "rounds=1", "--players", "Ann"], budget: 10)
+        let r = try report(["rules/craps.lua", "--set", "rounds=1", "--players", "Ann"], budget: 30)
         #expect(r.result.status == 0, "\(r.result.stderr)")
         #expect(fraction(figure(r.json, "fairness", "win.Ann")) == "244/495")
         #expect(fraction(figure(r.json, "length", "rolls.mean")) == "557/165")
@@ -124,7 +126,7 @@ import Testing
     }
 
     @Test func raceToTwentyFiveMatchesTheRollCountsWorkedOutHere() throws {
-        let r = try report(["rules/race.lua", "--players", "Ann,Bob"], budget: 20)
+        let r = try report(["rules/race.lua", "--players", "Ann,Bob"], budget: 60)
         #expect(r.result.status == 0, "\(r.result.stderr)")
         let byHand = Self.race(target: 25)
         #expect(kind(figure(r.json, "fairness", "win.Ann")) == "exact")
@@ -253,7 +255,7 @@ import Testing
     }
 
     @Test func healthCountsTheRuleTestsAndTheLinesTheyNeverRun() throws {
-        let r = try report(["rules/craps.lua", "--players", "Ann", "--set", "rounds=1"], budget: 6)
+        let r = try report(["rules/craps.lua", "--players", "Ann", "--set", "rounds=1"], budget: 20)
         let passed = try #require(value(r.json, "health", "tests.passed"))
         #expect(passed >= 17 && value(r.json, "health", "tests.failed") == 0, "\(String(describing: section(r.json, "health")))")
         #expect(value(r.json, "health", "coverage.lines") ?? 0 > 0)
