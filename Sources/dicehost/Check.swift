@@ -78,9 +78,7 @@ extension DiceHostCommand {
     }
 }
 
-/// Parsing shared by the commands that take rules options.
+/// A command-line value a command cannot use: printed as "dicehost: …", exit 2.
 enum GameOptions {
     struct UsageError: Error, CustomStringConvertible { let description: String }
-
-    static func parseOverride(_ text: String) throws -> (String, String) { try ParamOverrides.parse(text) }
 }
