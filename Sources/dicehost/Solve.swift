@@ -122,7 +122,7 @@ extension DiceHostCommand {
             case .secrets(let result): module = result.policyModule
             }
             if let policy, let module {
-                let isOurs = (try? String(contentsOfFile: policy, encoding: .utf8))?.hasPrefix("-- Best play for ") ?? true
+                let isOurs = !FileManager.default.fileExists(atPath: policy) || PolicyFileHeader.read(file: policy) != nil
                 do {
                     try SafeFileWriter(protectedPaths: [rules], force: isOurs).write(module, to: policy)
                 } catch {
@@ -174,9 +174,9 @@ extension DiceHostCommand.Solve {
             case .secrets(let r):
                 name = r.rules; players = r.players; withSecrets = true
                 rows.append(Sweep.Row(value: value, wins: r.wins, length: nil))
-                extras.append(["exploitability": r.exploitability, "stoppedBy": r.stoppedBy, "iterations": r.iterations])
+                extras.append(["exploitability": r.exploitability, "stoppedBy": r.stoppedBy.rawValue, "iterations": r.iterations])
                 notes.append(String(format: "%@=%d: exploitability %.1e after %d iterations%@", plan.param, value, r.exploitability, r.iterations,
-                                    r.stoppedBy == "exploitability" ? "" : " (NOT at the target)"))
+                                    r.stoppedBy.reachedTarget ? "" : " (NOT at the target)"))
             }
         }
         let kind = withSecrets ? "the equilibrium of the game with secrets" : "best play by every seat"
