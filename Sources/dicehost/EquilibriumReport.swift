@@ -50,7 +50,6 @@ enum EquilibriumReport {
             "exploreSeconds": r.exploreSeconds, "solveSeconds": r.solveSeconds, "processMemoryPeak": r.processMemoryPeak,
         ]
         if let b = r.valueBracket { object["valueBracket"] = [b.lowerBound, b.upperBound] }
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
+        return JSONText.compact(object)
     }
 }

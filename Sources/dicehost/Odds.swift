@@ -257,8 +257,7 @@ enum OddsReport {
             "residual": v.residual, "tolerance": v.tolerance, "seconds": v.seconds, "secrets": v.withSecrets,
             "exploitability": v.exploitability as Any? ?? NSNull(),
         ]
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
+        return JSONText.compact(object)
     }
 
     typealias Result = DiceHost.Odds.Result
@@ -389,10 +388,7 @@ enum OddsReport {
         return object
     }
 
-    static func encode(_ object: Any) -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
-    }
+    static func encode(_ object: Any) -> String { JSONText.compact(object) }
 
     static func json(_ r: Result) -> String { encode(object(r)) }
     static func json(_ a: Result, comparedWith b: Result) -> String { encode(["a": object(a), "b": object(b)]) }

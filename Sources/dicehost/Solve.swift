@@ -244,8 +244,7 @@ enum SolveReport {
         ]
         if let first = r.firstMove { object["firstMove"] = first }
         if let e = r.explanation { object["explain"] = explainObject(e) }
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
+        return JSONText.compact(object)
     }
 
     /// `--explain`: the threshold table of a Pig-like game, else the moves by field value.
