@@ -22,13 +22,12 @@ extension DiceHostCommand {
         @Argument(help: "The rule script to check, e.g. rules/race.lua.")
         var rules: String
 
-        @Option(name: .customLong("set"), help: "Override a param, e.g. --set target=30 (repeatable).")
-        var overrides: [String] = []
+        @OptionGroup var overrides: ParamOverrides
 
         func run() throws {
             let failure: String?
             do {
-                let params = try overrides.map(GameOptions.parseOverride)
+                let params = overrides.params
                 let names = PlayerList.defaultNames(for: try Game.check(rulesFile: rules, params: params))
                 let game = try Game(rulesFile: rules, players: names, params: params)
                 let ruleSet = game.rules
@@ -79,14 +78,7 @@ extension DiceHostCommand {
     }
 }
 
-/// Parsing shared by the commands that take rules options.
+/// A command-line value a command cannot use: printed as "dicehost: …", exit 2.
 enum GameOptions {
     struct UsageError: Error, CustomStringConvertible { let description: String }
-
-    static func parseOverride(_ text: String) throws -> (String, String) {
-        guard let eq = text.firstIndex(of: "="), eq != text.startIndex else {
-            throw UsageError(description: "--set expects key=value, got '\(text)'")
-        }
-        return (String(text[..<eq]), String(text[text.index(after: eq)...]))
-    }
 }

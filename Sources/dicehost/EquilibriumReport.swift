@@ -16,12 +16,12 @@ enum EquilibriumReport {
         if let note = SolveReport.statisticsNote(r.forgotStatistics) { lines.append(note) }
         let stop: String
         switch r.stoppedBy {
-        case "exploitability": stop = "reached the target exploitability"
-        case "interrupted": stop = "stopped by Ctrl-C"
-        default: stop = "stopped at the iteration limit, NOT at the target exploitability: raise --iterations"
+        case .exploitability: stop = "reached the target exploitability"
+        case .interrupted: stop = "stopped by Ctrl-C"
+        case .iterations: stop = "stopped at the iteration limit, NOT at the target exploitability: raise --iterations"
         }
         lines.append("CFR+: \(r.iterations) iterations, \(stop); "
-                     + (r.strategy == "current" ? "the strategy shown is its last iterate (less exploitable here than the average)" : "the strategy shown is its average"))
+                     + (r.strategy == .current ? "the strategy shown is its last iterate (less exploitable here than the average)" : "the strategy shown is its average"))
         lines.append(String(format: "explored in %.2f s, solved in %.2f s; memory: process %.1f MiB",
                             r.exploreSeconds, r.solveSeconds, Double(r.processMemoryPeak) / 1048576))
         lines.append("")
@@ -45,12 +45,11 @@ enum EquilibriumReport {
             "rules": r.rules, "rulesFile": r.rulesFile, "players": r.players, "params": r.params, "secrets": true,
             "wins": Dictionary(uniqueKeysWithValues: zip(r.players, r.wins)), "winsBySeat": r.wins, "draw": r.draw, "loss": r.loss,
             "bestReplies": r.bestReplies, "nashConv": r.nashConv, "exploitability": r.exploitability,
-            "perfectRecall": r.perfectRecall, "iterations": r.iterations, "stoppedBy": r.stoppedBy, "strategy": r.strategy,
+            "perfectRecall": r.perfectRecall, "iterations": r.iterations, "stoppedBy": r.stoppedBy.rawValue, "strategy": r.strategy.rawValue,
             "positions": r.positions, "nodes": r.nodes, "forgotStatistics": r.forgotStatistics, "informationSets": r.informationSets,
             "exploreSeconds": r.exploreSeconds, "solveSeconds": r.solveSeconds, "processMemoryPeak": r.processMemoryPeak,
         ]
         if let b = r.valueBracket { object["valueBracket"] = [b.lowerBound, b.upperBound] }
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
+        return JSONText.compact(object)
     }
 }

@@ -23,11 +23,7 @@ extension DiceHostCommand {
         @Argument(help: "The rule script, e.g. rules/race.lua.")
         var rules: String
 
-        @Option(help: "Comma-separated player names (default: two, or the smallest table the rules allow).")
-        var players: String?
-
-        @Option(name: .customLong("set"), help: "Override a param, e.g. --set rounds=1 (repeatable).")
-        var overrides: [String] = []
+        @OptionGroup var table: TableOptions
 
         @Option(help: "Fuzz this long (default 10 seconds unless --inputs is given).")
         var seconds: Double?
@@ -76,12 +72,8 @@ extension DiceHostCommand {
         }
 
         func run() throws {
-            let params: [(String, String)]
-            do { params = try overrides.map(GameOptions.parseOverride) } catch {
-                printError("dicehost: \(error)")
-                throw ExitStatus.usage
-            }
-            let names = try DiceHostCommand.Play.players(players, rules: rules, params: params)
+            let params = table.params
+            let names = try table.playerNames(rules: rules)
             var chosen = try FuzzCheck.list(checks)
             if chosen.isEmpty { chosen = Set(FuzzCheck.allCases) }
             var plan = Fuzzer.Plan(game: FuzzGame(rulesFile: rules, players: names, params: params, checks: chosen,

@@ -23,20 +23,12 @@ extension DiceHostCommand {
         @Argument(help: "The rule script, e.g. rules/race.lua.")
         var rules: String
 
-        @Option(help: "Comma-separated player names (default: the smallest table the rules allow).")
-        var players: String?
-
-        @Option(name: .customLong("set"), help: "Override a param, e.g. --set rounds=1 (repeatable).")
-        var overrides: [String] = []
+        @OptionGroup var table: TableOptions
 
         @Option(help: "A second rule script (a variant) to analyse too and report the exact differences.")
         var compare: String?
 
-        @Option(help: "The most positions to explore before giving up.")
-        var maxStates = 4_000_000
-
-        @Option(help: "Stop exploring when the process holds this much memory (the positions found and all else; the script keeps the game's own 64 MiB cap and instruction budget), e.g. 8G, 500M (default 8G).")
-        var maxMemory = "8G"
+        @OptionGroup var limits: ExplorationLimits
 
         @Option(help: "auto (exact fractions up to --exact-limit positions), exact, or double.")
         var precision = "auto"
@@ -68,21 +60,20 @@ extension DiceHostCommand {
         func run() throws {
             var options = DiceHost.Odds.Options()
             do {
-                options.params = try overrides.map(GameOptions.parseOverride)
+                options.params = table.params
                 guard let precision = DiceHost.Odds.Precision(rawValue: precision) else {
                     throw GameOptions.UsageError(description: "--precision must be auto, exact or double, got '\(precision)'")
                 }
                 options.precision = precision
-                guard maxStates >= 1 else { throw GameOptions.UsageError(description: "--max-states must be at least 1, got \(maxStates)") }
                 guard exactLimit >= 0 else { throw GameOptions.UsageError(description: "--exact-limit must be at least 0, got \(exactLimit)") }
-                options.maxStates = maxStates
-                options.maxMemory = try MemorySize.parse(maxMemory, option: "--max-memory")
+                options.maxStates = limits.maxStates
+                options.maxMemory = try limits.memoryBytes()
                 options.exactStateLimit = exactLimit
             } catch {
                 printError("dicehost: \(error)")
                 throw ExitStatus.usage
             }
-            options.players = try DiceHostCommand.Play.players(players, rules: rules, params: options.params)
+            options.players = try table.playerNames(rules: rules)
             if let sweep {
                 try runSweep(sweep, options)
                 return
@@ -118,7 +109,7 @@ extension DiceHostCommand {
                 return
             }
             var other = options
-            other.players = try DiceHostCommand.Play.players(players, rules: compare, params: options.params)
+            other.players = try table.playerNames(rules: compare)
             let second = try analyse(compare, other)
             print(json ? OddsReport.json(first, comparedWith: second) : OddsReport.text(first, comparedWith: second))
         }
@@ -266,8 +257,7 @@ enum OddsReport {
             "residual": v.residual, "tolerance": v.tolerance, "seconds": v.seconds, "secrets": v.withSecrets,
             "exploitability": v.exploitability as Any? ?? NSNull(),
         ]
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
+        return JSONText.compact(object)
     }
 
     typealias Result = DiceHost.Odds.Result
@@ -398,10 +388,7 @@ enum OddsReport {
         return object
     }
 
-    static func encode(_ object: Any) -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
-    }
+    static func encode(_ object: Any) -> String { JSONText.compact(object) }
 
     static func json(_ r: Result) -> String { encode(object(r)) }
     static func json(_ a: Result, comparedWith b: Result) -> String { encode(["a": object(a), "b": object(b)]) }

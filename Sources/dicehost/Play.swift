@@ -16,14 +16,10 @@ extension DiceHostCommand {
         @Argument(help: "The rule script, e.g. rules/race.lua.")
         var rules: String
 
-        @Option(help: "Comma-separated player names.")
-        var players: String?
+        @OptionGroup var table: TableOptions
 
         @Option(help: "Seed of the game's random generator (default: random, printed).")
         var seed: UInt64?
-
-        @Option(name: .customLong("set"), help: "Override a param, e.g. --set target=30 (repeatable).")
-        var overrides: [String] = []
 
         @Flag(help: "Let the rules' bot policies play until the game ends (with --watch: again after each reload).")
         var auto = false
@@ -50,11 +46,7 @@ extension DiceHostCommand {
         var autoOthers = false
 
         func run() throws {
-            let params: [(String, String)]
-            do { params = try overrides.map(GameOptions.parseOverride) } catch {
-                printError("dicehost: \(error)")
-                throw ExitStatus.usage
-            }
+            let params = table.params
             var dieChoice: DieConsole.Choice?
             if let die {
                 do { dieChoice = try DieConsole.choice(from: die) } catch {
@@ -75,7 +67,7 @@ extension DiceHostCommand {
                 throw ExitStatus.usage
             }
             let seed = self.seed ?? UInt64.random(in: 0...999_999)
-            let names = try Self.players(players, rules: rules, params: params)
+            let names = try table.playerNames(rules: rules)
             if let seat, !names.contains(seat) {
                 printError("dicehost: --seat: no player '\(seat)' (players: \(names.joined(separator: ", ")))")
                 throw ExitStatus.usage
@@ -244,20 +236,6 @@ extension DiceHostCommand {
         }
 
         static let autoMoveLimit = 10_000
-
-        /// The players of `--players` (checked against the rules: a wrong table is bad
-        /// usage, exit 2), or as many as the rules need; rules that do not load exit 3.
-        static func players(_ text: String?, rules: String, params: [(String, String)]) throws -> [String] {
-            let ruleSet: RuleSet
-            do { ruleSet = try Game.check(rulesFile: rules, params: params) } catch {
-                throw ExitStatus.loadFailure(error)
-            }
-            guard let text else { return PlayerList.defaultNames(for: ruleSet) }
-            do { return try PlayerList.parse(text, for: ruleSet) } catch {
-                printError("dicehost: --players: \(error)")
-                throw ExitStatus.usage
-            }
-        }
     }
 }
 

@@ -36,11 +36,7 @@ extension DiceHostCommand.Sim {
         @Option(help: "Worker threads, one Lua state each (default: the machine's cores).")
         var threads = ProcessInfo.processInfo.activeProcessorCount
 
-        @Option(help: "Comma-separated player names (default: the smallest table the rules allow).")
-        var players: String?
-
-        @Option(name: .customLong("set"), help: "Override a param, e.g. --set rounds=1 (repeatable).")
-        var overrides: [String] = []
+        @OptionGroup var table: TableOptions
 
         @Option(help: "A second rule script to play with the same seeds, reported side by side.")
         var compare: String?
@@ -70,7 +66,7 @@ extension DiceHostCommand.Sim {
             var plan: Simulation.Plan
             do {
                 plan = Simulation.Plan(rulesFile: rules, games: games, seed: seed ?? UInt64.random(in: 0...999_999))
-                plan.params = try overrides.map(GameOptions.parseOverride)
+                plan.params = table.params
                 plan.threads = threads
                 plan.moveLimit = moveLimit
                 if let shard { plan.shard = try Self.parseShard(shard) }
@@ -79,7 +75,7 @@ extension DiceHostCommand.Sim {
                 printError("dicehost: \(error)")
                 throw ExitStatus.usage
             }
-            plan.players = try DiceHostCommand.Play.players(players, rules: rules, params: plan.params)
+            plan.players = try table.playerNames(rules: rules)
             if let sweep { return try runSweep(sweep, plan) }
             if chart != nil {
                 printError("dicehost: --chart draws a --sweep; add --sweep param=first..last[:step]")

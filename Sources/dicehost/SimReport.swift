@@ -187,11 +187,14 @@ enum SimReport {
                                  meanRollsDifference: Estimate.difference(a.rolls, b.rolls)))
     }
 
+    /// A Codable document (the schema `sim merge` decodes) as indented JSON: Foundation
+    /// turns it into a `JSONValue` tree (a non-finite number as "inf", "-inf" or "nan",
+    /// which `sim merge` reads back), and the package's one writer writes it.
     static func encode<T: Encodable>(_ value: T) -> String {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-        return String(decoding: (try? encoder.encode(value)) ?? Data("{}".utf8), as: UTF8.self)
+        guard let data = try? encoder.encode(value), let tree = try? JSONDecoder().decode(JSONValue.self, from: data) else { return "{}" }
+        return JSONText.pretty(tree)
     }
 
     struct ReadError: Error, CustomStringConvertible { let description: String }

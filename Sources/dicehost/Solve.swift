@@ -40,17 +40,9 @@ extension DiceHostCommand {
         @Argument(help: "The rule script, e.g. examples/rules/pig.lua.")
         var rules: String
 
-        @Option(help: "Comma-separated player names (default: the smallest table the rules allow).")
-        var players: String?
+        @OptionGroup var table: TableOptions
 
-        @Option(name: .customLong("set"), help: "Override a param, e.g. --set target=50 (repeatable).")
-        var overrides: [String] = []
-
-        @Option(help: "The most positions to explore before giving up.")
-        var maxStates = 4_000_000
-
-        @Option(help: "Stop exploring when the process holds this much memory (the positions found and all else; the script keeps the game's own 64 MiB cap and instruction budget), e.g. 8G, 500M (default 8G).")
-        var maxMemory = "8G"
+        @OptionGroup var limits: ExplorationLimits
 
         @Option(help: "Stop value iteration once no value changes by more than this in a sweep.")
         var tolerance = 1e-12
@@ -85,13 +77,12 @@ extension DiceHostCommand {
         func run() throws {
             var options = BestPlay.Options()
             do {
-                options.params = try overrides.map(GameOptions.parseOverride)
-                guard maxStates >= 1 else { throw GameOptions.UsageError(description: "--max-states must be at least 1, got \(maxStates)") }
+                options.params = table.params
                 guard tolerance > 0, tolerance < 1 else {
                     throw GameOptions.UsageError(description: "--tolerance must be between 0 and 1 (e.g. 1e-12), got \(tolerance)")
                 }
-                options.maxStates = maxStates
-                options.maxMemory = try MemorySize.parse(maxMemory, option: "--max-memory")
+                options.maxStates = limits.maxStates
+                options.maxMemory = try limits.memoryBytes()
                 options.tolerance = tolerance
                 options.writesPolicy = policy != nil
                 options.explains = explain
@@ -107,7 +98,7 @@ extension DiceHostCommand {
                 printError("dicehost: \(error)")
                 throw ExitStatus.usage
             }
-            options.players = try DiceHostCommand.Play.players(players, rules: rules, params: options.params)
+            options.players = try table.playerNames(rules: rules)
             StopRequest.install()
             defer { StopRequest.uninstall() }
             if let sweep {
@@ -131,7 +122,7 @@ extension DiceHostCommand {
             case .secrets(let result): module = result.policyModule
             }
             if let policy, let module {
-                let isOurs = (try? String(contentsOfFile: policy, encoding: .utf8))?.hasPrefix("-- Best play for ") ?? true
+                let isOurs = !FileManager.default.fileExists(atPath: policy) || PolicyFileHeader.read(file: policy) != nil
                 do {
                     try SafeFileWriter(protectedPaths: [rules], force: isOurs).write(module, to: policy)
                 } catch {
@@ -183,9 +174,9 @@ extension DiceHostCommand.Solve {
             case .secrets(let r):
                 name = r.rules; players = r.players; withSecrets = true
                 rows.append(Sweep.Row(value: value, wins: r.wins, length: nil))
-                extras.append(["exploitability": r.exploitability, "stoppedBy": r.stoppedBy, "iterations": r.iterations])
+                extras.append(["exploitability": r.exploitability, "stoppedBy": r.stoppedBy.rawValue, "iterations": r.iterations])
                 notes.append(String(format: "%@=%d: exploitability %.1e after %d iterations%@", plan.param, value, r.exploitability, r.iterations,
-                                    r.stoppedBy == "exploitability" ? "" : " (NOT at the target)"))
+                                    r.stoppedBy.reachedTarget ? "" : " (NOT at the target)"))
             }
         }
         let kind = withSecrets ? "the equilibrium of the game with secrets" : "best play by every seat"
@@ -253,8 +244,7 @@ enum SolveReport {
         ]
         if let first = r.firstMove { object["firstMove"] = first }
         if let e = r.explanation { object["explain"] = explainObject(e) }
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
+        return JSONText.compact(object)
     }
 
     /// `--explain`: the threshold table of a Pig-like game, else the moves by field value.

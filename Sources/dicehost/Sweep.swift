@@ -56,8 +56,7 @@ struct Sweep {
         var top = fields
         top["param"] = param
         top["rows"] = object
-        let data = (try? JSONSerialization.data(withJSONObject: top, options: [.sortedKeys])) ?? Data()
-        return String(decoding: data, as: UTF8.self)
+        return JSONText.compact(top)
     }
 
     static func spread(_ row: Row) -> Double { (row.wins.max() ?? 0) - (row.wins.min() ?? 0) }

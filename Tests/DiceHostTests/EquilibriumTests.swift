@@ -224,7 +224,7 @@ import Testing
         let bracket = try #require(e.valueBracket)
         #expect(bracket.upperBound - bracket.lowerBound <= 2 * 2e-4 + 1e-12)
         #expect(bracket.contains(e.wins[0]) || abs(e.wins[0] - bracket.lowerBound) < 1e-9)
-        #expect(e.stoppedBy == "exploitability")
+        #expect(e.stoppedBy == .exploitability)
         #expect(abs(e.wins[0] + e.wins[1] - 1) < 1e-12)
     }
 

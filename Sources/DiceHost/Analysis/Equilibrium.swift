@@ -43,10 +43,10 @@ public enum Equilibrium {
         public var valueBracket: ClosedRange<Double>?
         public var perfectRecall: Bool
         public var iterations: Int
-        public var stoppedBy: String
-        /// The strategy reported: "average" (CFR+'s average) or "current" (the last
-        /// iterate, kept where it was less exploitable at a check).
-        public var strategy: String = "average"
+        public var stoppedBy: StopReason
+        /// The strategy reported: CFR+'s average, or its last iterate where that was less
+        /// exploitable at a check.
+        public var strategy: StrategyKind = .average
         public var positions: Int
         public var nodes: Int
         public var informationSets: [Int]
@@ -64,9 +64,8 @@ public enum Equilibrium {
         var replies: [Double]
         var nashConv: Double
         var iterations: Int
-        var stoppedBy: String
-        /// "average" (CFR+'s average strategy) or "current" (its last iterate).
-        var strategyKind: String
+        var stoppedBy: StopReason
+        var strategyKind: StrategyKind
     }
 
     /// CFR+ until the exploitability target, the iteration limit or a stop request.
@@ -75,31 +74,31 @@ public enum Equilibrium {
         let seats = tree.seats
         var nextCheck = 1
         var measured: (conv: Double, replies: [Double], strategy: [Double]) = (.infinity, [], [])
-        var stoppedBy = "iterations"
+        var stoppedBy = StopReason.iterations
         var lastReport = DispatchTime.now().uptimeNanoseconds
         // The average strategy is what CFR+ guarantees with perfect recall; where a view is the
         // information set (a seat forgets its own earlier moves) averaging behaviour can fail
         // to converge while the current strategy does (Mia). Each check measures both and
         // keeps the least exploitable strategy seen: the report stands for what it prints.
-        var kept = "average"
+        var kept = StrategyKind.average
         func exploitability(_ strategy: [Double]) -> (Double, [Double]) {
             let replies = (0..<seats).map { InformationSetBestReply.reply(tree, strategy: strategy, seat: $0).value }
             let own = InformationSetBestReply.utilities(tree, strategy: strategy)
             return (zip(replies, own).map { max(0, $0 - $1) }.reduce(0, +), replies)
         }
         func measure() {
-            for (name, strategy) in [("average", cfr.averageStrategy()), ("current", cfr.current)] {
+            for (name, strategy) in [(StrategyKind.average, cfr.averageStrategy()), (.current, cfr.current)] {
                 let (conv, replies) = exploitability(strategy)
                 if conv < measured.conv || measured.replies.isEmpty { measured = (conv, replies, strategy); kept = name }
             }
         }
         while cfr.iterations < options.iterations {
-            if options.shouldStop?() == true { stoppedBy = "interrupted"; break }
+            if options.shouldStop?() == true { stoppedBy = .interrupted; break }
             cfr.iterate()
             if cfr.iterations >= nextCheck || cfr.iterations == options.iterations {
                 measure()
                 nextCheck = cfr.iterations + max(4, cfr.iterations / 8)
-                if measured.conv / Double(seats) <= options.exploitability { stoppedBy = "exploitability"; break }
+                if measured.conv / Double(seats) <= options.exploitability { stoppedBy = .exploitability; break }
             }
             let now = DispatchTime.now().uptimeNanoseconds
             if now - lastReport > 200_000_000 {
@@ -108,7 +107,7 @@ public enum Equilibrium {
                 lastReport = now
             }
         }
-        if measured.replies.isEmpty || stoppedBy != "exploitability" { measure() }
+        if measured.replies.isEmpty || !stoppedBy.reachedTarget { measure() }
         return Run(strategy: measured.strategy, replies: measured.replies, nashConv: measured.conv,
                    iterations: cfr.iterations, stoppedBy: stoppedBy, strategyKind: kept)
     }

@@ -41,7 +41,8 @@ extension MoveExplorer {
                 order.append(key)
             }
         }
-        var lines = ["-- Best play for \(heading), written by `dicehost solve --policy`.",
+        var lines = [PolicyFileHeader(kind: .bestPlay).line,
+                     "-- Best play for \(heading), written by `dicehost solve --policy`.",
                      "-- Each seat's chance when every seat plays best: \(chances).",
                      "-- A bot that plays it: local best = require(\"<this file's name>\")",
                      "--                      function game.bot(g, p) return best.move(g, p) end",
@@ -99,7 +100,8 @@ extension MoveExplorer {
         var heading = "\(game.rules.name) (\(rulesFile))"
         if !params.isEmpty { heading += ", " + params.map { "\($0.0)=\($0.1)" }.joined(separator: " ") }
         let chances = zip(game.playerNames, wins).map { String(format: "%@ %.6f", $0.0, $0.1) }.joined(separator: ", ")
-        var lines = ["-- Best play for \(heading), written by `dicehost solve --policy`: an equilibrium over what each seat sees.",
+        var lines = [PolicyFileHeader(kind: .equilibrium).line,
+                     "-- Best play for \(heading), written by `dicehost solve --policy`: an equilibrium over what each seat sees.",
                      "-- Each seat's chance when every seat plays it: \(chances).",
                      "-- A bot that plays it: local best = require(\"<this file's name>\")",
                      "--                      function game.bot(v, p) return best.move(v, p) end",

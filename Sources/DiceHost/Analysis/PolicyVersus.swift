@@ -46,6 +46,10 @@ extension BestPlay {
         let started = DispatchTime.now().uptimeNanoseconds
         let explorer = try explore(rulesFile: rulesFile, options: options, askBot: true, toleratesDrawingBot: true,
                                    observes: { $0.hasView && !options.open }, progress: progress).0
+        if let header = PolicyFileHeader.read(file: policyFile),
+           let problem = header.problem(playedAs: explorer.observations != nil ? .equilibrium : .bestPlay) {
+            throw PolicyError(file: policyFile, problem: problem)
+        }
         // A bot that draws (Mia's bluffs) has no move per position: the module alone.
         var noBot: String?
         if case .function = explorer.game.hooks.bot {

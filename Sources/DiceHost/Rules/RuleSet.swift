@@ -379,31 +379,14 @@ public struct RuleSet: Sendable {
     static let hostPlayerFields: Set<String> = ["name", "seat", "last_roll", "dice", "eliminated"]
 
     /// The known field a misspelled one most likely meant (`on_rol` → `roll`,
-    /// `turn_start` → `turn`): the smallest edit distance once common decorations
-    /// (`on_`, `_start`, `_hook`) are set aside, if at most 2 (else nil: a helper).
+    /// `turn_start` → `turn`): once common decorations (`on_`, `_start`, `_hook`) are set
+    /// aside, the field itself or the nearest by `NearestWord` (the edit distance every
+    /// "did you mean" uses); nil for a field far from all (a helper).
     static func nearestField(to field: String) -> String? {
         var core = field.lowercased()
         for prefix in ["on_", "on", "handle_"] where core.hasPrefix(prefix) && core.count > prefix.count { core.removeFirst(prefix.count) }
         for suffix in ["_start", "_begin", "_hook", "_handler", "s"] where core.hasSuffix(suffix) && core.count > suffix.count { core.removeLast(suffix.count) }
-        let candidates = knownFields.sorted()
-        guard let nearest = candidates.min(by: { editDistance(core, $0) < editDistance(core, $1) }),
-              editDistance(core, nearest) <= 2 else { return nil }
-        return nearest
-    }
-
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
-        var row = Array(0...b.count)
-        for i in 1...a.count {
-            var previous = row[0]
-            row[0] = i
-            for j in 1...b.count {
-                let substitution = previous + (a[i - 1] == b[j - 1] ? 0 : 1)
-                previous = row[j]
-                row[j] = min(substitution, row[j] + 1, row[j - 1] + 1)
-            }
-        }
-        return row[b.count]
+        if knownFields.contains(core) { return core }
+        return NearestWord.to(core, among: knownFields.sorted())
     }
 }

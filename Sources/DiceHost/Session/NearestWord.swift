@@ -1,5 +1,7 @@
 /// The word a typo most likely meant, for "did you mean" hints: `rol` → `roll`,
-/// `plya` → `play`.
+/// `plya` → `play`. Every hint (REPL commands and actions, `dicehost` commands, rule
+/// fields) judges a typo by this one distance, so a swap of two letters counts the same
+/// everywhere.
 ///
 /// A candidate counts when it is at most two edits away (insert, delete, replace, or
 /// swap two neighbours) and fewer edits than it has letters less one, so `x` suggests

@@ -24,11 +24,7 @@ extension DiceHostCommand {
         @Argument(help: "The rule script, e.g. examples/rules/pig.lua.")
         var rules: String
 
-        @Option(help: "Comma-separated player names (default: the smallest table the rules allow).")
-        var players: String?
-
-        @Option(name: .customLong("set"), help: "Override a param, e.g. --set target=50 (repeatable).")
-        var overrides: [String] = []
+        @OptionGroup var table: TableOptions
 
         @Option(help: "A second rule script (a variant), reported beside the first with each difference.")
         var compare: String?
@@ -68,7 +64,7 @@ extension DiceHostCommand {
             let params: [(String, String)]
             let plan: Sweep?
             do {
-                params = try overrides.map(GameOptions.parseOverride)
+                params = table.params
                 plan = try sweep.map(Sweep.parse)
             } catch {
                 printError("dicehost: \(error)")
@@ -104,13 +100,9 @@ extension DiceHostCommand {
             do { ruleSet = try Game.check(rulesFile: file, params: params) } catch let error as RuleSet.OverrideError {
                 throw ExitStatus.loadFailure(error)
             } catch {
-                return players.map { $0.split(separator: ",").map(String.init) } ?? []
+                return table.players.map { $0.split(separator: ",").map(String.init) } ?? []
             }
-            guard let players else { return PlayerList.defaultNames(for: ruleSet) }
-            do { return try PlayerList.parse(players, for: ruleSet) } catch {
-                printError("dicehost: --players: \(error)")
-                throw ExitStatus.usage
-            }
+            return try table.playerNames(for: ruleSet)
         }
 
         func build(_ file: String, players: [String], params: [(String, String)], sweep: Sweep?) -> ReportDocument {

@@ -65,7 +65,6 @@ enum ReportJSON {
             }
             top["differences"] = differences
         }
-        guard let data = try? JSONSerialization.data(withJSONObject: top, options: [.sortedKeys, .prettyPrinted]) else { return "{}" }
-        return String(decoding: data, as: UTF8.self) + "\n"
+        return JSONText.pretty(top) + "\n"
     }
 }
