@@ -136,7 +136,8 @@ actor Lobby {
         if let commits {
             // Stored before it is announced; its id is held meanwhile.
             let stored = StoredRoom(id: id, rulesFile: entry.file, rulesSHA256: rulesSHA256, params: params.map { [$0.0, $0.1] },
-                                    seed: seed, seatCount: seats, deviceRolls: request.deviceRolls, created: Int64(Date().timeIntervalSince1970))
+                                    seed: seed, seatCount: seats, deviceRolls: request.deviceRolls, created: Int64(Date().timeIntervalSince1970),
+                                    turnSeconds: request.turnSeconds)
             closedReasons[id] = "it is being created"
             defer { closedReasons[id] = nil }
             do { try await commits.wait(for: commits.enqueue([.room(stored)])) } catch let refusal as StoreRefusal {

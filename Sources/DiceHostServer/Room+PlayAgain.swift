@@ -40,12 +40,18 @@ extension Room {
         let before = game.events.count
         try game.restart()
         origin = ContinuousClock.now
-        abandoned = false
+        if abandoned {
+            abandoned = false
+            journalAbandoned()
+        }
         blockedBy = nil
         playAgainClockSpent = false
         turnClock = nil
         for index in seats.indices {
-            seats[index].ready = false
+            if seats[index].ready {
+                seats[index].ready = false
+                journalSeatStatus(index)
+            }
             seats[index].timedOut = false
         }
         record("restart", time: game.now, events: game.events[before...])

@@ -185,6 +185,8 @@ actor Room {
                 } else {
                     seats[seat].left = true
                     seats[seat].ready = false
+                    journalSeatStatus(seat)
+                    journal?.commit()
                 }
             }
         }
@@ -269,6 +271,7 @@ actor Room {
             return
         }
         let name = seats[seat].name
+        let blocked = blockedBy
         do {
             try apply(input, by: name)
             // Only an applied input counts: a refused one may be sent again with its seq.
@@ -287,6 +290,9 @@ actor Room {
         // Stored (the input with its seat's sequence number, in one transaction) before it is acknowledged.
         if let journal {
             guard await stored(journal.commit(also: [.lastSeq(room: id, seat: seat, seq: seq)])) else { return }
+        }
+        if case .abandon = input, let blocked {
+            broadcast(message("abandoned", ["by": name.jsonQuoted, "blocked": blocked.jsonQuoted]))
         }
         broadcastPending(cause: "{\"player\":\(name.jsonQuoted),\"input\":\(input.label.jsonQuoted),\"seq\":\(seq)}",
                          ack: Acknowledgement(client: client, seq: seq, inEvents: ackInEvents))
@@ -319,6 +325,7 @@ actor Room {
             guard game.isOver || abandoned else { throw ProtocolError("refused", "the game is still going; ask for another after it ends") }
             guard let seat = seats.firstIndex(where: { $0.name == name }) else { return }
             seats[seat].ready = true
+            journalSeatStatus(seat)
             try startNextGameIfAllReady()
         case .abandon:
             try abandonGame(by: name)
@@ -708,12 +715,13 @@ actor Room {
         return await stored(journal.commit(also: [.seats(room: id, storedSeats)]))
     }
 
-    /// A room reopened from the store: its seats (tokens hashed, last sequence numbers)
-    /// and the game replayed from its inputs (here, on the room's own threads). Game time
+    /// A room reopened from the store: its seats (tokens hashed, last sequence numbers,
+    /// who left, who is ready for another game), whether its game was abandoned, and the game replayed from its inputs (here, on the room's own threads). Game time
     /// goes on from where it stopped. The replay's report, nil before the game started.
-    func resume(seats stored: [StoredSeat], logged: GameLog.LoggedGame?) -> GameReplay.GameReport? {
-        seats = stored.map { Seat(name: $0.name, tokenHash: $0.tokenSHA256, lastSeq: $0.lastSeq) }
+    func resume(seats stored: [StoredSeat], logged: GameLog.LoggedGame?, abandoned: Bool = false) -> GameReplay.GameReport? {
+        seats = stored.map { Seat(name: $0.name, tokenHash: $0.tokenSHA256, lastSeq: $0.lastSeq, left: $0.left, ready: $0.ready) }
         guard let logged else { return nil }
+        self.abandoned = abandoned
         let resumed = GameReplay.resume(logged)
         guard let game = resumed.game else { return resumed.report }
         game.keepsUndoHistory = false

@@ -91,6 +91,7 @@ public final class GameSession {
         ("led", "what each face shows now"),
         ("restart", "start a new game with the same players"),
         ("bot", "the current player's bot makes their move"),
+        ("skip", "pass the current player's turn on without a move (rules with skip_absent = true)"),
         ("undo [N]", "take back the last roll, action, tick or restart (or the last N)"),
         ("redo", "play again an input undo took back"),
         ("params", "show the params: each value, and whether --set or the file gave it"),
@@ -383,6 +384,10 @@ public final class GameSession {
             guard args.isEmpty, player == nil else { throw GameError.refused("usage: bot (the current player's bot makes their move)") }
             guard !game.isOver else { throw GameError.refused("the game is over") }
             try game.playBotMove()
+            return nil
+        case "skip":
+            guard args.isEmpty, player == nil else { throw GameError.refused("usage: skip (the current player's turn passes on)") }
+            try game.passTurn()
             return nil
         case "device", "tilt", "sensor":
             return try executeDevice(command, args)

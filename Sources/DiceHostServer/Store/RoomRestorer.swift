@@ -40,8 +40,8 @@ enum RoomRestorer {
         }
         let journal = RoomJournal(room: stored.id, commits: commits, inputCount: stored.inputs.last?.n ?? 0)
         let room = Room(id: stored.id, entry: entry, params: stored.overrides, seed: stored.seed, seats: stored.seatCount,
-                        deviceRolls: stored.deviceRolls, limits: limits, log: nil, journal: journal)
-        let report = await room.resume(seats: stored.seats, logged: logged)
+                        deviceRolls: stored.deviceRolls, limits: limits, log: nil, journal: journal, turnSeconds: stored.turnSeconds)
+        let report = await room.resume(seats: stored.seats, logged: logged, abandoned: stored.abandoned)
         if let report, !report.matched {
             let changed = report.notes.isEmpty ? "" : "its rules file \(stored.rulesFile) changed since the game started, and "
             let where_ = report.divergence.map { "the replay differs at input \($0.input) (\($0.command))" }
