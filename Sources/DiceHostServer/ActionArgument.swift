@@ -11,19 +11,19 @@ enum ActionArgument: Equatable {
         case .bool(let flag): self = .boolean(flag)
         case .integer(let n): self = .integer(n)
         case .number(let d):
-            guard d.isFinite else { throw ProtocolError("bad-field", "an action argument must be a finite number") }
+            guard d.isFinite else { throw ProtocolError(.badField, "an action argument must be a finite number") }
             self = .number(d)
         case .string(let text):
             guard (1...ServerProtocol.maxArgumentBytes).contains(text.utf8.count) else {
-                throw ProtocolError("bad-field", "an action argument must have 1 to \(ServerProtocol.maxArgumentBytes) bytes, got \(text.utf8.count)")
+                throw ProtocolError(.badField, "an action argument must have 1 to \(ServerProtocol.maxArgumentBytes) bytes, got \(text.utf8.count)")
             }
             // One word, as the REPL and the room log type it.
             guard !text.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.properties.generalCategory == .control }) else {
-                throw ProtocolError("bad-field", "an action argument is one word: no spaces or control characters")
+                throw ProtocolError(.badField, "an action argument is one word: no spaces or control characters")
             }
             self = .string(text)
         default:
-            throw ProtocolError("bad-field", "an action argument must be a number, a string or true/false, got \(value.kindName)")
+            throw ProtocolError(.badField, "an action argument must be a number, a string or true/false, got \(value.kindName)")
         }
     }
 }

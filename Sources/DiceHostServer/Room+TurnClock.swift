@@ -102,7 +102,7 @@ extension Room {
             case GameError.script(let error): reason = error.message
             default: reason = "\(error)"
             }
-            broadcast(message("error", ["code": "\"seat-blocked\"", "message": publicText("\(player)'s move could not be played for them (\(reason)): the game waits for \(player), or the others may abandon it").jsonQuoted]))
+            broadcast(errorMessage(.seatBlocked, publicText("\(player)'s move could not be played for them (\(reason)): the game waits for \(player), or the others may abandon it")))
             return nil
         }
         if !seats[seat].left { seats[seat].timedOut = true }
@@ -110,11 +110,11 @@ extension Room {
         let events = game.events[before...]
         if skips {
             record("skip", time: game.now, events: events)
-            return "{\"player\":\(player.jsonQuoted),\"input\":\"skip\",\"by\":\"skip\"}"
+            return ServerMessage.object([("player", .string(player)), ("input", .string("skip")), ("by", .string("skip"))])
         }
         log?.botMove(time: game.now, events: events)
         journal?.input("bot", time: game.now, events: events)
-        return "{\"player\":\(player.jsonQuoted),\"input\":\(Self.botInputLabel(events, player: player).jsonQuoted),\"by\":\"bot\"}"
+        return ServerMessage.object([("player", .string(player)), ("input", .string(Self.botInputLabel(events, player: player))), ("by", .string("bot"))])
     }
 
     /// What a bot's move was, for the cause: "roll" when it rolled, else "move" (the events
@@ -139,11 +139,11 @@ extension Room {
     /// `abandon`: a seat that left (or let its clock run out) blocks the game and no bot
     /// move plays it; the game ends, abandoned, for another to start.
     func abandonGame(by name: String) throws {
-        guard game != nil else { throw ProtocolError("not-started", "the game has not started") }
+        guard game != nil else { throw ProtocolError(.notStarted, "the game has not started") }
         guard canAbandon, let blockedBy else {
-            throw ProtocolError("refused", "only a game a left or idle seat blocks may be abandoned (its move could not be played for it)")
+            throw ProtocolError(.refused, "only a game a left or idle seat blocks may be abandoned (its move could not be played for it)")
         }
-        guard blockedBy != name else { throw ProtocolError("refused", "it is your move: play it, or leave") }
+        guard blockedBy != name else { throw ProtocolError(.refused, "it is your move: play it, or leave") }
         abandoned = true
         journalAbandoned()
         self.blockedBy = nil
@@ -152,6 +152,6 @@ extension Room {
 
     func checkNotAbandoned() throws {
         guard abandoned else { return }
-        throw ProtocolError("abandoned", "the game was abandoned; say ready for another")
+        throw ProtocolError(.abandoned, "the game was abandoned; say ready for another")
     }
 }

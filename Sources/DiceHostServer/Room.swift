@@ -103,51 +103,51 @@ actor Room {
     // MARK: Seats and spectators
 
     func join(name: String, client: ClientChannel) async -> Bool {
-        guard !closed else { return refuse(client, "no-room", "room \(id) is closed") }
+        guard !closed else { return refuse(client, .noRoom, "room \(id) is closed") }
         if let seated = seats.first(where: { PlayerName.looksAlike($0.name, name) }) {
             let taken = seated.name.lowercased() == name.lowercased() ? "the name \(name) is taken" : "the name \(name) looks like \(seated.name), who is seated"
-            return refuse(client, "name-taken", "\(taken) in room \(id); a player coming back joins with their token")
+            return refuse(client, .nameTaken, "\(taken) in room \(id); a player coming back joins with their token")
         }
-        guard game == nil else { return refuse(client, "started", "the game in room \(id) has started; watch it, or come back with your token") }
-        guard seats.count < seatCount else { return refuse(client, "room-full", "room \(id) is full (\(seatCount) seats)") }
+        guard game == nil else { return refuse(client, .started, "the game in room \(id) has started; watch it, or come back with your token") }
+        guard seats.count < seatCount else { return refuse(client, .roomFull, "room \(id) is full (\(seatCount) seats)") }
         let token = Self.makeToken()
         seats.append(Seat(name: name, tokenHash: Self.tokenHash(token)))
         // The seat is stored before its token is handed out, so the token outlives a restart.
-        guard await storeSeats() else { return refuse(client, "store-failed", "room \(id) is closed: the server could not store your seat") }
+        guard await storeSeats() else { return refuse(client, .storeFailed, "room \(id) is closed: the server could not store your seat") }
         guard let seat = seats.firstIndex(where: { $0.name == name }) else { return false }
-        client.send(message("joined", ["seat": "\(seat + 1)", "name": name.jsonQuoted, "token": token.jsonQuoted]))
+        client.send(message(.joined, ["seat": .integer(seat + 1), "name": .string(name), "token": .string(token)]))
         attach(client, seat: seat)
         if seats.count == seatCount, game == nil { startGame() }
         return true
     }
 
     func rejoin(token: String, client: ClientChannel) -> Bool {
-        guard !closed else { return refuse(client, "no-room", "room \(id) is closed") }
+        guard !closed else { return refuse(client, .noRoom, "room \(id) is closed") }
         let hash = Self.tokenHash(token)
         guard let seat = seats.firstIndex(where: { Self.constantTimeEqual($0.tokenHash, hash) }) else {
-            return refuse(client, "bad-token", "that token holds no seat in room \(id)")
+            return refuse(client, .badToken, "that token holds no seat in room \(id)")
         }
         // One connection a seat: the newer wins, the older is told and closed. (A seat is
         // never refused for spectators: they have places of their own.)
         for (key, old) in subscribers where old.seat == seat {
             subscribers[key] = nil
             seats[seat].connections -= 1
-            old.client.send(message("error", ["code": "\"replaced\"", "message": "seat \(seat + 1) (\(seats[seat].name)) is now played from another connection; this one is closed".jsonQuoted]))
+            old.client.send(errorMessage(.replaced, "seat \(seat + 1) (\(seats[seat].name)) is now played from another connection; this one is closed"))
             old.client.close(code: ServerProtocol.closeReplaced, reason: "seat taken by a newer connection")
         }
-        client.send(message("joined", ["seat": "\(seat + 1)", "name": seats[seat].name.jsonQuoted, "token": token.jsonQuoted,
-                                       "lastSeq": "\(seats[seat].lastSeq)", "rejoined": "true"]))
+        client.send(message(.joined, ["seat": .integer(seat + 1), "name": .string(seats[seat].name), "token": .string(token),
+                                       "lastSeq": .integer(seats[seat].lastSeq), "rejoined": .bool(true)]))
         takeBack(seat: seat)
         attach(client, seat: seat)
         return true
     }
 
     func watch(client: ClientChannel) -> Bool {
-        guard !closed else { return refuse(client, "no-room", "room \(id) is closed") }
+        guard !closed else { return refuse(client, .noRoom, "room \(id) is closed") }
         let spectators = subscribers.values.filter { $0.seat == nil }.count
         let places = max(0, limits.connectionsPerRoom - seatCount)
-        guard spectators < places else { return refuse(client, "room-full", "room \(id) has \(places) spectators, the most it takes") }
-        client.send(message("watching", [:]))
+        guard spectators < places else { return refuse(client, .roomFull, "room \(id) has \(places) spectators, the most it takes") }
+        client.send(message(.watching))
         attach(client, seat: nil)
         return true
     }
@@ -255,19 +255,19 @@ actor Room {
         guard let subscriber = subscribers[clientID] else { return }
         let client = subscriber.client
         guard subscriber.seat != nil else {
-            _ = refuse(client, "spectator", "spectators cannot play; join the room with a name to take a seat", seq: seq)
+            _ = refuse(client, .spectator, "spectators cannot play; join the room with a name to take a seat", seq: seq)
             return
         }
         // A room over its share of CPU waits here (other rooms go on), or is suspended.
         guard await admitRuleCode() else {
-            _ = refuse(client, "suspended", suspensionText(), seq: seq)
+            _ = refuse(client, .suspended, suspensionText(), seq: seq)
             return
         }
         guard let seat = subscribers[clientID]?.seat else { return }
         guard seq > seats[seat].lastSeq else {
             // The first of the two may not be stored yet: the ack waits for it.
             if let journal { guard await stored(journal.lastTicket) else { return } }
-            client.send(message("ack", ["seq": "\(seq)", "duplicate": "true"]))
+            client.send(message(.ack, ["seq": .integer(seq), "duplicate": .bool(true)]))
             return
         }
         let name = seats[seat].name
@@ -280,11 +280,11 @@ actor Room {
         } catch {
             switch error {
             case let error as ProtocolError: _ = refuse(client, error.code, error.message, seq: seq)
-            case GameError.script(let error): _ = refuse(client, "rule-error", error.message, seq: seq)
-            default: _ = refuse(client, "refused", "\(error)", seq: seq)
+            case GameError.script(let error): _ = refuse(client, .ruleError, error.message, seq: seq)
+            default: _ = refuse(client, .refused, "\(error)", seq: seq)
             }
             // The clock may have moved (and timers fired) before the input was refused.
-            if let game, game.forgottenEvents + game.events.count > sentEvents { broadcastPending(cause: "{\"input\":\"clock\"}") }
+            if let game, game.forgottenEvents + game.events.count > sentEvents { broadcastPending(cause: ServerMessage.object([("input", .string("clock"))])) }
             return
         }
         // Stored (the input with its seat's sequence number, in one transaction) before it is acknowledged.
@@ -292,9 +292,9 @@ actor Room {
             guard await stored(journal.commit(also: [.lastSeq(room: id, seat: seat, seq: seq)])) else { return }
         }
         if case .abandon = input, let blocked {
-            broadcast(message("abandoned", ["by": name.jsonQuoted, "blocked": blocked.jsonQuoted]))
+            broadcast(message(.abandoned, ["by": .string(name), "blocked": .string(blocked)]))
         }
-        broadcastPending(cause: "{\"player\":\(name.jsonQuoted),\"input\":\(input.label.jsonQuoted),\"seq\":\(seq)}",
+        broadcastPending(cause: ServerMessage.object([("player", .string(name)), ("input", .string(input.label)), ("seq", .integer(seq))]),
                          ack: Acknowledgement(client: client, seq: seq, inEvents: ackInEvents))
     }
 
@@ -308,21 +308,21 @@ actor Room {
 
     private func sendAck(_ ack: Acknowledgement?) {
         guard let ack else { return }
-        ack.client.send(message("ack", ["seq": "\(ack.seq)"]))
+        ack.client.send(message(.ack, ["seq": .integer(ack.seq)]))
     }
 
     private func apply(_ input: Input, by name: String) throws {
         switch input {
         case .start:
-            guard game == nil else { throw ProtocolError("started", "the game has already started") }
+            guard game == nil else { throw ProtocolError(.started, "the game has already started") }
             guard seats.count >= entry.rules.minPlayers else {
-                throw ProtocolError("not-enough-players", "\(entry.rules.name) needs at least \(entry.rules.minPlayers) players, \(seats.count) have joined")
+                throw ProtocolError(.notEnoughPlayers, "\(entry.rules.name) needs at least \(entry.rules.minPlayers) players, \(seats.count) have joined")
             }
             startGame()
             return
         case .ready:
             let game = try startedGame()
-            guard game.isOver || abandoned else { throw ProtocolError("refused", "the game is still going; ask for another after it ends") }
+            guard game.isOver || abandoned else { throw ProtocolError(.refused, "the game is still going; ask for another after it ends") }
             guard let seat = seats.firstIndex(where: { $0.name == name }) else { return }
             seats[seat].ready = true
             journalSeatStatus(seat)
@@ -334,11 +334,11 @@ actor Room {
             try checkNotAbandoned()
             try catchUpClock()
             if values != nil || flag != .ok, !deviceRolls {
-                throw ProtocolError("no-device-rolls", "this room rolls the dice itself; it was not created to take a smart die's rolls")
+                throw ProtocolError(.noDeviceRolls, "this room rolls the dice itself; it was not created to take a smart die's rolls")
             }
             try checkStillIn(game, name, input: "roll")
             if let current = game.currentPlayer, current != name, !game.isOver {
-                throw ProtocolError("not-your-turn", "it is \(current)'s turn, not yours")
+                throw ProtocolError(.notYourTurn, "it is \(current)'s turn, not yours")
             }
             let before = game.events.count
             try game.roll(values: values, flag: flag, by: name)
@@ -352,12 +352,12 @@ actor Room {
             try catchUpClock()
             guard game.rules.actions.contains(action) else {
                 let known = game.rules.actions.isEmpty ? "this game has none" : "this game has: " + game.rules.actions.joined(separator: ", ")
-                throw ProtocolError("unknown-action", "unknown action '\(action)' (\(known))")
+                throw ProtocolError(.unknownAction, "unknown action '\(action)' (\(known))")
             }
             try checkStillIn(game, name, input: action)
             // Out of turn only what the rules list in `anytime` (the game checks it too).
             if !game.rules.anytime.contains(action), let current = game.currentPlayer, current != name, !game.isOver {
-                throw ProtocolError("not-your-turn", "it is \(current)'s turn, not yours (\(action) waits for your turn)")
+                throw ProtocolError(.notYourTurn, "it is \(current)'s turn, not yours (\(action) waits for your turn)")
             }
             let before = game.events.count
             try game.act(action, by: name, arguments: arguments.map(\.commandValue))
@@ -369,13 +369,13 @@ actor Room {
     /// checks it too; here it gets its own code).
     private func checkStillIn(_ game: Game, _ name: String, input: String) throws {
         guard !game.isOver, game.isOut(name), !game.rules.whileOut.contains(input) else { return }
-        throw ProtocolError("out", "you are out of the game: a player who is out makes no more inputs"
+        throw ProtocolError(.out, "you are out of the game: a player who is out makes no more inputs"
             + (game.rules.whileOut.isEmpty ? "" : " but \(game.rules.whileOut.sorted().joined(separator: ", "))"))
     }
 
     private func startedGame() throws -> Game {
         guard let game else {
-            throw ProtocolError("not-started", "the game has not started: \(seats.count) of \(seatCount) seats taken (a player may send start once \(entry.rules.minPlayers) have joined)")
+            throw ProtocolError(.notStarted, "the game has not started: \(seats.count) of \(seatCount) seats taken (a player may send start once \(entry.rules.minPlayers) have joined)")
         }
         return game
     }
@@ -391,9 +391,9 @@ actor Room {
             if limits.watchRules { watcher = RulesWatcher(game: game) }
             log?.start(game)
             journal?.start(game)
-            broadcastPending(cause: "{\"input\":\"start\"}")
+            broadcastPending(cause: ServerMessage.object([("input", .string("start"))]))
         } catch {
-            broadcast(message("error", ["code": "\"rule-error\"", "message": publicText("the game could not start: \(error)").jsonQuoted]))
+            broadcast(errorMessage(.ruleError, publicText("the game could not start: \(error)")))
         }
     }
 
@@ -448,7 +448,7 @@ actor Room {
             retryAfter = ContinuousClock.now + .milliseconds(Int(min(until - RoomCPUAccount.now(), 3600) * 1000) + 1)
             return scheduleTimer()
         }
-        var cause = "{\"input\":\"clock\"}"
+        var cause = ServerMessage.object([("input", .string("clock"))])
         do {
             try catchUpClock()
             retryAfter = nil
@@ -459,7 +459,7 @@ actor Room {
             let wait = min(limits.timerRetryMaxSeconds, limits.timerRetrySeconds * Double(1 << min(timerFailures, 20)))
             timerFailures += 1
             retryAfter = ContinuousClock.now + .milliseconds(Int(wait * 1000))
-            broadcast(message("error", ["code": "\"rule-error\"", "message": publicText("a timer failed: \(error)").jsonQuoted]))
+            broadcast(errorMessage(.ruleError, publicText("a timer failed: \(error)")))
         }
         broadcastPending(cause: cause)
         // An empty room whose rules play on (Snap turns a slow player's card) stays settled:
@@ -494,7 +494,7 @@ actor Room {
     }
 
     private func announceSuspension() {
-        broadcast(message("error", ["code": "\"suspended\"", "message": suspensionText().jsonQuoted]))
+        broadcast(errorMessage(.suspended, suspensionText()))
     }
 
     // MARK: Hot reload
@@ -513,10 +513,10 @@ actor Room {
             try game.reload()
             watcher.watch(game)
             record("reload", time: game.now, events: game.events[before...])
-            broadcast(message("reloaded", ["files": files.jsonQuoted, "rules": game.rules.name.jsonQuoted]))
-            broadcastPending(cause: "{\"input\":\"reload\"}")
+            broadcast(message(.reloaded, ["files": .string(files), "rules": .string(game.rules.name)]))
+            broadcastPending(cause: ServerMessage.object([("input", .string("reload"))]))
         } catch {
-            broadcast(message("error", ["code": "\"reload-failed\"", "message": publicText("\(files) did not reload, the old rules still run: \(error)").jsonQuoted]))
+            broadcast(errorMessage(.reloadFailed, publicText("\(files) did not reload, the old rules still run: \(error)")))
             broadcastPending(cause: nil)
         }
     }
@@ -535,7 +535,7 @@ actor Room {
         guard !closed else { return }
         close()
         for subscriber in subscribers.values {
-            subscriber.client.send(message("error", ["code": "\"moved\"", "message": "\(text); reconnect to go on playing".jsonQuoted]))
+            subscriber.client.send(errorMessage(.moved, "\(text); reconnect to go on playing"))
             subscriber.client.close(code: ServerProtocol.closeMoved, reason: "room moved to another server process")
         }
         subscribers = [:]
@@ -565,26 +565,18 @@ actor Room {
         let first = sentEvents
         sentEvents = forgotten + events.count
         if first < sentEvents {
-            // Each seat its own message (SeatView): its events and its view.
-            var carried: (client: UInt64, field: String)?
-            if let ack, ack.inEvents { carried = (ack.client.id, "\"ack\":\(ack.seq),") } else { sendAck(ack) }
+            // Each seat its own message (SeatView): its events and its view; the acting
+            // client's with its `ack` when it asks for it (protocol version 2).
+            let carried = ack.flatMap { $0.inEvents ? (client: $0.client.id, seq: $0.seq) : nil }
+            if carried == nil { sendAck(ack) }
             // Each event written once per form the seats see it in, not once per seat.
             var texts = SeatView.EventTexts(events[max(0, first - forgotten)...])
-            let acknowledged = broadcastPerSeat(carrying: carried) { viewer, state in
+            let acknowledged = broadcastPerSeat(carrying: carried) { viewer, state, ack in
                 let list = texts.listJSON(for: viewer)
-                var text = "{\"type\":\"events\",\"room\":"
-                text.reserveCapacity(list.utf8.count + state.utf8.count + (cause?.utf8.count ?? 4) + self.id.utf8.count + 80)
-                text += self.id.jsonQuoted
-                text += ",\"first\":"
-                text += String(first)
-                text += ",\"events\":["
-                text += list
-                text += "],\"cause\":"
-                text += cause ?? "null"
-                text += ",\"state\":"
-                text += state
-                text += "}"
-                return text
+                return ServerMessage(.events, ack: ack, room: self.id, [
+                    ("first", .integer(first)), ("events", .written("[" + list + "]")),
+                    ("cause", .written(cause ?? "null")), ("state", .written(state)),
+                ]).text
             }
             if carried != nil, !acknowledged { sendAck(ack) } // not a subscriber now: answered all the same
         } else {
@@ -600,16 +592,16 @@ actor Room {
 
     func broadcastState(except skipped: UInt64? = nil) {
         updateTurnClock()
-        broadcastPerSeat(except: skipped) { _, state in self.message("state", ["state": state]) }
+        broadcastPerSeat(except: skipped) { _, state, _ in self.message(.state, ["state": .written(state)]) }
     }
 
     /// Sends each connection the message made for its seat (nil: spectators), made once
     /// per seat from that seat's state: no connection receives what another seat may see.
-    /// What the seats' states share is made once for all of them (issue 32). `carrying`
-    /// puts a field (the `ack`) into one client's copy, after its type; true when that client was sent it.
+    /// What the seats' states share is made once for all of them. `carrying` gives one
+    /// client's copy an `ack` (made for it alone); true when that client was sent it.
     @discardableResult
-    private func broadcastPerSeat(except skipped: UInt64? = nil, carrying carried: (client: UInt64, field: String)? = nil,
-                                  _ make: (_ viewer: String?, _ state: String) -> String) -> Bool {
+    private func broadcastPerSeat(except skipped: UInt64? = nil, carrying carried: (client: UInt64, seq: Int64)? = nil,
+                                  _ make: (_ viewer: String?, _ state: String, _ ack: Int64?) -> String) -> Bool {
         guard !subscribers.isEmpty else { return false }
         var parts = stateParts()
         var seatsSent: [Int?] = []
@@ -618,29 +610,27 @@ actor Room {
         }
         prepareLooks(for: seatsSent.map { $0.map { seats[$0].name } }, &parts)
         var made: [Int?: String] = [:]
+        var states: [Int?: String] = [:]
         var sentCarried = false
         var batch = OutboundBatch()
         for subscriber in subscribers.values where subscriber.client.id != skipped {
+            let viewer = subscriber.seat.map { seats[$0].name }
+            let state: String
+            if let known = states[subscriber.seat] { state = known } else {
+                state = stateJSON(for: viewer, &parts)
+                states[subscriber.seat] = state
+            }
+            if let carried, carried.client == subscriber.client.id {
+                batch.add(make(viewer, state, carried.seq), to: subscriber.client)
+                sentCarried = true
+                continue
+            }
             let text: String
             if let known = made[subscriber.seat] { text = known } else {
-                let viewer = subscriber.seat.map { seats[$0].name }
-                text = make(viewer, stateJSON(for: viewer, &parts))
+                text = make(viewer, state, nil)
                 made[subscriber.seat] = text
             }
-            if let carried, carried.client == subscriber.client.id, let comma = text.utf8.firstIndex(of: UInt8(ascii: ",")) {
-                // After the message's "type": {"type":"events","ack":N,"room":…} (found among the
-                // bytes: the type is ASCII, and a search by characters cost ~6 k instructions).
-                let split = text.utf8.index(after: comma)
-                var spliced = ""
-                spliced.reserveCapacity(text.utf8.count + carried.field.utf8.count)
-                spliced += text[..<split]
-                spliced += carried.field
-                spliced += text[split...]
-                batch.add(spliced, to: subscriber.client)
-                sentCarried = true
-            } else {
-                batch.add(text, to: subscriber.client)
-            }
+            batch.add(text, to: subscriber.client)
         }
         batch.send()
         return sentCarried
@@ -661,18 +651,22 @@ actor Room {
         let events = Array((game?.events ?? []).prefix(max(0, sentEvents - forgotten)))
         let first = max(SeatView.currentGameStart(events), events.count - limits.historyEvents)
         let list = SeatView.eventsJSON(events[first...], for: viewer)
-        return "{\"type\":\"state\",\"room\":\(id.jsonQuoted),\"first\":\(forgotten + first),\"events\":[\(list)],\"state\":\(stateJSON(for: viewer))}"
+        return ServerMessage(.state, room: id, [("first", .integer(forgotten + first)), ("events", .written("[" + list + "]")),
+                                                ("state", .written(stateJSON(for: viewer)))]).text
     }
 
-    func message(_ type: String, _ fields: [String: String]) -> String {
-        let body = fields.sorted { $0.key < $1.key }.map { "\($0.key.jsonQuoted):\($0.value)" }.joined(separator: ",")
-        return "{\"type\":\(type.jsonQuoted),\"room\":\(id.jsonQuoted)" + (body.isEmpty ? "" : "," + body) + "}"
+    /// A message of this room: its fields after `type` and `room`, in the order of their names.
+    func message(_ kind: ServerMessage.Kind, _ fields: [String: ServerMessage.Value] = [:]) -> String {
+        ServerMessage(kind, room: id, fields.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }).text
     }
 
-    private func refuse(_ client: ClientChannel, _ code: String, _ text: String, seq: Int64? = nil) -> Bool {
-        var fields = ["code": code.jsonQuoted, "message": publicText(text).jsonQuoted]
-        if let seq { fields["seq"] = "\(seq)" }
-        client.send(message("error", fields))
+    /// An `error` message to the room's clients (or one of them).
+    func errorMessage(_ code: ErrorCode, _ text: String, seq: Int64? = nil) -> String {
+        ServerMessage.error(code, text, room: id, seq: seq).text
+    }
+
+    private func refuse(_ client: ClientChannel, _ code: ErrorCode, _ text: String, seq: Int64? = nil) -> Bool {
+        client.send(errorMessage(code, publicText(text), seq: seq))
         return false
     }
 
@@ -705,7 +699,7 @@ actor Room {
             guard !closed else { return false }
             close()
             FileHandle.standardError.write(Data("dicehost serve: room \(id) is closed: \(error)\n".utf8))
-            broadcast(message("error", ["code": "\"store-failed\"", "message": "room \(id) is closed: the server could not store its last input (its operator is told why)".jsonQuoted]))
+            broadcast(errorMessage(.storeFailed, "room \(id) is closed: the server could not store its last input (its operator is told why)"))
             return false
         }
     }
