@@ -129,8 +129,8 @@ extension Room {
             }
             try checkMayPlay(game, name, input: action)
             let before = game.events.count
-            try game.act(action, by: name, arguments: arguments.map(\.commandValue))
-            record("as \(name) \(action)" + arguments.map { " " + $0.commandText }.joined(), time: game.now, events: game.events[before...])
+            try game.act(action, by: name, arguments: arguments.map(\.luaValue))
+            record(GameInput(.action(name: action, arguments: arguments), seat: name), time: game.now, events: game.events[before...])
         }
     }
 

@@ -67,6 +67,26 @@ enum ClientMessage: Equatable {
         }
     }
 
+    /// One action argument with its JSON type: an integer, a float (a number with a fraction
+    /// or an exponent), a string as sent (spaces and any Unicode, no control characters, 1
+    /// to `maxArgumentBytes` bytes) or a boolean; a list or an object is `bad-field` naming
+    /// the argument (`args[1]`).
+    static func argument(_ value: JSONValue, field: String) throws -> ActionArgument {
+        let argument: ActionArgument
+        do { argument = try ActionArgument(jsonValue: value, field: field) } catch let error as GameInput.FormatError {
+            throw ProtocolError(.badField, error.description)
+        }
+        if case .string(let text) = argument {
+            guard (1...ServerProtocol.maxArgumentBytes).contains(text.utf8.count) else {
+                throw ProtocolError(.badField, "the field '\(field)': a string of 1 to \(ServerProtocol.maxArgumentBytes) bytes, got \(text.utf8.count)")
+            }
+            guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                throw ProtocolError(.badField, "the field '\(field)': a string without control characters")
+            }
+        }
+        return argument
+    }
+
     /// Decodes one text frame.
     static func decode(_ text: String) throws -> ClientMessage {
         guard text.utf8.count <= ServerProtocol.maxMessageBytes else {
@@ -158,7 +178,12 @@ enum ClientMessage: Equatable {
                 guard case .array(let list) = given, list.count <= ServerProtocol.maxActionArguments else {
                     throw ProtocolError(.badField, "\"args\" must be a list of at most \(ServerProtocol.maxActionArguments) values, got \(given.kindName)")
                 }
-                arguments = try list.map(ActionArgument.init(json:))
+                // Read again with fractions kept, so each argument keeps its JSON type (2.0 a float).
+                let typed = (try? JSONValue(parsing: text, maxDepth: JSONValue.maxClientDepth, keepingFractions: true))?["args"]
+                guard case .array(let kept)? = typed, kept.count == list.count else {
+                    throw ProtocolError(.badField, "\"args\" must be a list of at most \(ServerProtocol.maxActionArguments) values")
+                }
+                arguments = try kept.enumerated().map { try Self.argument($1, field: "args[\($0)]") }
             }
             return .action(seq: seq, name: name, arguments: arguments)
         case "leave": return .leave

@@ -10,6 +10,13 @@ extension Room {
         journal?.input(line, time: time, events: events)
     }
 
+    /// Logs a typed input (its REPL line, which reads back as the same input: `as Ann call
+    /// "07"`) and stages it for the store as typed JSON, its arguments' types kept.
+    func record<S: Sequence>(_ input: GameInput, time: Int, events: S) where S.Element == GameEvent {
+        log?.input(input.line, time: time, events: events)
+        journal?.input(input.json, kind: .json, time: time, events: events)
+    }
+
     /// Waits until the store holds everything up to `ticket`. When it cannot write, the
     /// room is closed and its players told why: nothing it could not store is shown.
     func stored(_ ticket: UInt64) async -> Bool {

@@ -47,15 +47,15 @@ struct StoredInput: Sendable, Equatable {
     var line: String
     var time: Int64
     var events: String
-    /// How `line` is written (the `kind` column, format 3): every input is a REPL line so
-    /// far; the column is there so a row can hold an input as typed JSON beside the rows
-    /// written before, each read as its kind says.
+    /// How `line` is written (the `kind` column, format 3): a REPL line, or an input as
+    /// typed JSON (an action, its arguments' types kept); rows of both kinds sit side by
+    /// side, each read as its kind says.
     var kind: Kind = .line
 
     enum Kind: String, Sendable, Equatable, CaseIterable {
         /// A REPL command line (`as Ann call 07`), replayed through the REPL's parser.
         case line
-        /// A typed input as one JSON object (not written yet).
+        /// A typed input as one JSON object (`GameInput.json`).
         case json
     }
 }
