@@ -69,6 +69,7 @@ function Game:is_over() end
 ---@field statistics string[]|nil fields of g.state and of each player kept only for statistics (a roll counter for g:record): `solve` keeps them out of positions (checked on sampled games), e.g. {"rolls"}
 ---@field keep_dice boolean|nil true: players keep dice of their last roll and roll the others (`roll keep 1 3`); `dicehost solve` tries keeping each subset
 ---@field turn_seconds integer|nil served games: seconds a move may take before the rules' bot plays it, 0 (no clock) or 10 to 3600; default 60
+---@field skip_absent boolean|nil served games without a bot: true lets the room pass an absent or idle player's turn on (as g:next_turn() would) instead of rolling for them
 ---@field secret_rolls boolean|nil true: only the roller sees a roll's values; the others see that a roll happened (without a view hook the host's view hides the others' `last_roll` as hidden dice)
 ---@field params table
 ---@field param_info table<string, {label: string|nil, description: string|nil, min: number|nil, max: number|nil, step: number|nil, choices: (string|number)[]|nil, bot: boolean|nil}>|nil how a lobby offers each param: a label, a line under it, a slider (min, max, step), a menu (choices); bot = true hides a bots' knob, e.g. { target = {label = "Target score", min = 10, max = 100} }

@@ -30,10 +30,10 @@ final class ClientConnection {
         guard takeToken() else {
             refusalsInARow += 1
             if refusalsInARow >= limits.refusalsBeforeClose {
-                sendError("rate-limited", "too many messages: the connection is closed", seq: ClientMessage.inputSeq(of: text))
+                sendError(.rateLimited, "too many messages: the connection is closed", seq: ClientMessage.inputSeq(of: text))
                 closing = true
             } else {
-                sendError("rate-limited", "too many messages: at most \(Int(limits.messagesPerSecond)) a second (bursts of \(Int(limits.messageBurst))); this one was dropped", seq: ClientMessage.inputSeq(of: text))
+                sendError(.rateLimited, "too many messages: at most \(Int(limits.messagesPerSecond)) a second (bursts of \(Int(limits.messageBurst))); this one was dropped", seq: ClientMessage.inputSeq(of: text))
             }
             return
         }
@@ -42,40 +42,41 @@ final class ClientConnection {
         do { message = try ClientMessage.decode(text) } catch let error as ProtocolError {
             return sendError(error.code, error.message, seq: ClientMessage.inputSeq(of: text))
         } catch {
-            return sendError("bad-message", "\(error)", seq: ClientMessage.inputSeq(of: text))
+            return sendError(.badMessage, "\(error)", seq: ClientMessage.inputSeq(of: text))
         }
         if case .hello(let version) = message {
             guard ServerProtocol.supportedVersions.contains(version) else {
-                sendError("bad-version", "this server speaks protocol versions \(ServerProtocol.supportedVersions.lowerBound) to \(ServerProtocol.supportedVersions.upperBound), not \(version)")
+                sendError(.badVersion, "this server speaks protocol versions \(ServerProtocol.supportedVersions.lowerBound) to \(ServerProtocol.supportedVersions.upperBound), not \(version)")
                 closing = true
                 return
             }
             greeted = true
             self.version = version
             let rules = lobby.catalog.json
-            channel.send("{\"type\":\"hello\",\"version\":\(version),\"server\":\"dicehost\",\"maxMessageBytes\":\(ServerProtocol.maxMessageBytes),"
-                         + "\"messagesPerSecond\":\(Self.jsonNumber(limits.messagesPerSecond)),\"rules\":\(rules)}")
+            channel.send(ServerMessage(.hello, [("version", .integer(version)), ("server", .string("dicehost")),
+                                                ("maxMessageBytes", .integer(ServerProtocol.maxMessageBytes)),
+                                                ("messagesPerSecond", .written(Self.jsonNumber(limits.messagesPerSecond))), ("rules", .written(rules))]).text)
             return
         }
         guard greeted else {
-            return sendError("no-hello", "say hello first: {\"type\":\"hello\",\"version\":\(ServerProtocol.version)}")
+            return sendError(.noHello, "say hello first: {\"type\":\"hello\",\"version\":\(ServerProtocol.version)}")
         }
         switch message {
         case .hello: break
-        case .rules: channel.send("{\"type\":\"rules\",\"rules\":\(lobby.catalog.json)}")
-        case .rooms: channel.send("{\"type\":\"rooms\",\"rooms\":[\(await lobby.list().joined(separator: ","))]}")
+        case .rules: channel.send(ServerMessage(.rules, [("rules", .written(lobby.catalog.json))]).text)
+        case .rooms: channel.send(ServerMessage(.rooms, [("rooms", .written("[" + (await lobby.list()).joined(separator: ",") + "]"))]).text)
         case .create(let request):
             guard roomsCreated < limits.roomsPerConnection else {
-                return sendError("too-many-rooms", "one connection may create at most \(limits.roomsPerConnection) rooms")
+                return sendError(.tooManyRooms, "one connection may create at most \(limits.roomsPerConnection) rooms")
             }
             do {
                 let room = try await lobby.create(request)
                 roomsCreated += 1
-                channel.send("{\"type\":\"created\",\"room\":\(room.id.jsonQuoted),\"rules\":\(request.rules.jsonQuoted)}")
+                channel.send(ServerMessage(.created, room: room.id, [("rules", .string(request.rules))]).text)
             } catch let error as ProtocolError {
                 sendError(error.code, error.message)
             } catch {
-                sendError("server-error", "\(error)")
+                sendError(.serverError, "\(error)")
             }
         case .join(let id, let name):
             guard let room = await enter(id) else { return }
@@ -94,8 +95,8 @@ final class ClientConnection {
         case .leave:
             await room?.detach(clientID: channel.id, leaving: true)
             room = nil
-            channel.send("{\"type\":\"left\"}")
-        case .ping(let id): channel.send("{\"type\":\"pong\",\"id\":\(id.map(String.init) ?? "null")}")
+            channel.send(ServerMessage(.left).text)
+        case .ping(let id): channel.send(ServerMessage(.pong, [("id", .json(id.map { .integer($0) } ?? .null))]).text)
         }
     }
 
@@ -107,11 +108,11 @@ final class ClientConnection {
             return nil
         } catch {
             FileHandle.standardError.write(Data("dicehost serve: room \(id) cannot be opened: \(error)\n".utf8))
-            sendError("server-error", "room \(id) cannot be opened (the server's operator is told why)")
+            sendError(.serverError, "room \(id) cannot be opened (the server's operator is told why)")
             return nil
         }
         guard let target = found else {
-            sendError("no-room", await lobby.missingRoomText(id))
+            sendError(.noRoom, await lobby.missingRoomText(id))
             return nil
         }
         if let room {
@@ -123,7 +124,7 @@ final class ClientConnection {
 
     private func play(_ input: Room.Input, seq: Int64) async {
         guard let room else {
-            return sendError("not-in-room", "join a room before playing", seq: seq)
+            return sendError(.notInRoom, "join a room before playing", seq: seq)
         }
         await room.input(input, seq: seq, from: channel.id, ackInEvents: version >= 2)
     }
@@ -151,7 +152,7 @@ final class ClientConnection {
         return value.isFinite ? "\(value)" : "0"
     }
 
-    func sendError(_ code: String, _ message: String, seq: Int64? = nil) {
-        channel.send("{\"type\":\"error\",\"code\":\(code.jsonQuoted),\"message\":\(message.jsonQuoted)" + (seq.map { ",\"seq\":\($0)" } ?? "") + "}")
+    func sendError(_ code: ErrorCode, _ message: String, seq: Int64? = nil) {
+        channel.send(ServerMessage.error(code, message, seq: seq).text)
     }
 }

@@ -96,7 +96,7 @@ enum ClientSocket {
             for try await message in inbound.messages(maxSize: ServerProtocol.maxMessageBytes) {
                 switch message {
                 case .text(let text): await connection.receive(text)
-                case .binary: connection.sendError("bad-message", "binary messages are not part of the protocol; send JSON text")
+                case .binary: connection.sendError(.badMessage, "binary messages are not part of the protocol; send JSON text")
                 }
                 if connection.closing || channel.closeReason != nil { break }
             }

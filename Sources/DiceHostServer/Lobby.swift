@@ -52,7 +52,7 @@ actor Lobby {
         if let running = takeovers[id] { return try await running.value }
         // A full server takes no room over (its lease stays free for another process).
         guard rooms.count < limits.rooms else {
-            throw ProtocolError("server-full", "this server holds \(limits.rooms) rooms, the most it takes; room \(id) stays in the store for another process")
+            throw ProtocolError(.serverFull, "this server holds \(limits.rooms) rooms, the most it takes; room \(id) stays in the store for another process")
         }
         let task = Task { try await self.takeOver(id, store: store, commits: commits) }
         takeovers[id] = task
@@ -64,7 +64,7 @@ actor Lobby {
         let outcome: Takeover
         do { outcome = try await store.takeOver(room: id) } catch {
             FileHandle.standardError.write(Data("dicehost serve: room \(id): \(error)\n".utf8))
-            throw ProtocolError("store-failed", "the server cannot reach its room store to open room \(id) (its operator is told why); try again")
+            throw ProtocolError(.storeFailed, "the server cannot reach its room store to open room \(id) (its operator is told why); try again")
         }
         switch outcome {
         case .notStored:
@@ -73,7 +73,7 @@ actor Lobby {
             if let reason { closedReasons[id] = reason }
             return nil
         case .ownedElsewhere(let seconds):
-            throw ProtocolError("owned-elsewhere", "room \(id) is played on another server process (its lease runs \(Int(seconds.rounded(.up))) s more): "
+            throw ProtocolError(.ownedElsewhere, "room \(id) is played on another server process (its lease runs \(Int(seconds.rounded(.up))) s more): "
                 + "the load balancer routed you to the wrong one; reconnect (it reaches the owner, or takes the room over once the lease lapses)")
         case .taken(let stored):
             let outcome = await RoomRestorer.restore([stored], into: self, catalog: catalog, limits: limits, commits: commits)
@@ -97,15 +97,15 @@ actor Lobby {
     func create(_ request: ClientMessage.CreateRequest) async throws -> Room {
         guard let entry = catalog.entry(request.rules) else {
             let offered = catalog.entries.map(\.file).joined(separator: ", ")
-            throw ProtocolError("unknown-rules", "no rule script '\(request.rules)' on this server (it offers: \(offered))")
+            throw ProtocolError(.unknownRules, "no rule script '\(request.rules)' on this server (it offers: \(offered))")
         }
         guard rooms.count < limits.rooms else {
-            throw ProtocolError("server-full", "this server holds \(limits.rooms) rooms, the most it takes")
+            throw ProtocolError(.serverFull, "this server holds \(limits.rooms) rooms, the most it takes")
         }
         let rules = entry.rules
         let seats = request.seats ?? rules.minPlayers
         guard (rules.minPlayers...rules.maxPlayers).contains(seats) else {
-            throw ProtocolError("bad-field", "\(rules.name) takes \(rules.minPlayers) to \(rules.maxPlayers) players, not \(seats)")
+            throw ProtocolError(.badField, "\(rules.name) takes \(rules.minPlayers) to \(rules.maxPlayers) players, not \(seats)")
         }
         // Loading the rules runs Lua, and hashing the file for the store reads it: on the room
         // threads, not on this connection's event loop (the lobby runs on its caller's).
@@ -117,18 +117,18 @@ actor Lobby {
                 return GameLog.sha256(ofFile: path, limit: Int.max)
             }
         } catch {
-            throw ProtocolError("bad-params", PublicText.hidingPaths("\(error)", rulesDirectory: catalog.directory))
+            throw ProtocolError(.badParams, PublicText.hidingPaths("\(error)", rulesDirectory: catalog.directory))
         }
         guard rooms.count < limits.rooms else {
-            throw ProtocolError("server-full", "this server holds \(limits.rooms) rooms, the most it takes")
+            throw ProtocolError(.serverFull, "this server holds \(limits.rooms) rooms, the most it takes")
         }
         let id = request.room ?? newID()
-        guard rooms[id] == nil, closedReasons[id] == nil else { throw ProtocolError("room-exists", "there is already a room \(id)") }
+        guard rooms[id] == nil, closedReasons[id] == nil else { throw ProtocolError(.roomExists, "there is already a room \(id)") }
         var log: RoomLog?
         if let logDirectory {
             do { log = try RoomLog(directory: logDirectory, room: id) } catch {
                 FileHandle.standardError.write(Data("dicehost serve: cannot write room \(id)'s log: \(error)\n".utf8))
-                throw ProtocolError("server-error", "the server cannot write the room's log (its operator is told why)")
+                throw ProtocolError(.serverError, "the server cannot write the room's log (its operator is told why)")
             }
         }
         let seed = request.seed ?? UInt64.random(in: 0...ServerProtocol.maxSequence.magnitude)
@@ -136,18 +136,19 @@ actor Lobby {
         if let commits {
             // Stored before it is announced; its id is held meanwhile.
             let stored = StoredRoom(id: id, rulesFile: entry.file, rulesSHA256: rulesSHA256, params: params.map { [$0.0, $0.1] },
-                                    seed: seed, seatCount: seats, deviceRolls: request.deviceRolls, created: Int64(Date().timeIntervalSince1970))
+                                    seed: seed, seatCount: seats, deviceRolls: request.deviceRolls, created: Int64(Date().timeIntervalSince1970),
+                                    turnSeconds: request.turnSeconds)
             closedReasons[id] = "it is being created"
             defer { closedReasons[id] = nil }
             do { try await commits.wait(for: commits.enqueue([.room(stored)])) } catch let refusal as StoreRefusal {
-                throw ProtocolError("room-exists", "\(refusal)")
+                throw ProtocolError(.roomExists, "\(refusal)")
             } catch {
                 FileHandle.standardError.write(Data("dicehost serve: cannot store room \(id): \(error)\n".utf8))
-                throw ProtocolError("server-error", "the server cannot store the room (its operator is told why)")
+                throw ProtocolError(.serverError, "the server cannot store the room (its operator is told why)")
             }
             journal = RoomJournal(room: id, commits: commits)
         }
-        guard rooms[id] == nil else { throw ProtocolError("room-exists", "there is already a room \(id)") }
+        guard rooms[id] == nil else { throw ProtocolError(.roomExists, "there is already a room \(id)") }
         let room = Room(id: id, entry: entry, params: request.params, seed: seed,
                         seats: seats, deviceRolls: request.deviceRolls, limits: limits, log: log, journal: journal,
                         turnSeconds: request.turnSeconds)

@@ -18,9 +18,9 @@ extension Room {
     func startNextGameIfReady() {
         guard let game, game.isOver || abandoned, seats.contains(where: \.ready) else { return }
         do { try startNextGameIfAllReady() } catch {
-            broadcast(message("error", ["code": "\"rule-error\"", "message": publicText("the next game could not start: \(error)").jsonQuoted]))
+            broadcast(errorMessage(.ruleError, publicText("the next game could not start: \(error)")))
         }
-        broadcastPending(cause: "{\"input\":\"ready\"}")
+        broadcastPending(cause: ServerMessage.object([("input", .string("ready"))]))
     }
 
     /// The play-again clock ran out: another game when enough players are ready.
@@ -28,10 +28,10 @@ extension Room {
         playAgainClockSpent = true
         guard seats.filter({ $0.ready }).count >= max(1, entry.rules.minPlayers) else { return nil }
         do { try startNextGame() } catch {
-            broadcast(message("error", ["code": "\"rule-error\"", "message": publicText("the next game could not start: \(error)").jsonQuoted]))
+            broadcast(errorMessage(.ruleError, publicText("the next game could not start: \(error)")))
             return nil
         }
-        return "{\"input\":\"ready\"}"
+        return ServerMessage.object([("input", .string("ready"))])
     }
 
     /// The same game from its start again (the room log's `restart`), on a fresh clock.
@@ -40,12 +40,18 @@ extension Room {
         let before = game.events.count
         try game.restart()
         origin = ContinuousClock.now
-        abandoned = false
+        if abandoned {
+            abandoned = false
+            journalAbandoned()
+        }
         blockedBy = nil
         playAgainClockSpent = false
         turnClock = nil
         for index in seats.indices {
-            seats[index].ready = false
+            if seats[index].ready {
+                seats[index].ready = false
+                journalSeatStatus(index)
+            }
             seats[index].timedOut = false
         }
         record("restart", time: game.now, events: game.events[before...])

@@ -7,6 +7,10 @@ import Foundation
 /// connected), the rules' bot makes that seat's move. Once the game is over the same clock
 /// times the wait for another game (`Room+PlayAgain`).
 ///
+/// Rules without a bot that declare `skip_absent = true` have the seat's turn passed on
+/// instead (`Game.passTurn`), logged and stored as the input `skip` (`"by":"skip"` in the
+/// cause). Rules with neither: the seat blocks the game and the others may abandon it.
+///
 /// A bot move is logged and stored as a bot move (`"bot":true` in the room log, the
 /// command `bot` in the store), not as the input the bot chose: the bot is a function of
 /// the game (or its view) and draws its random numbers from the game's generator (Mia's
@@ -67,7 +71,11 @@ extension Room {
     /// A player came back with their token: the seat is theirs again (on their move, a
     /// full clock instead of the bot's).
     func takeBack(seat: Int) {
-        seats[seat].left = false
+        if seats[seat].left {
+            seats[seat].left = false
+            journalSeatStatus(seat)
+            journal?.commit()
+        }
         seats[seat].timedOut = false
         if blockedBy == seats[seat].name { blockedBy = nil }
         turnClockRestarts = game?.currentPlayer == seats[seat].name
@@ -82,8 +90,10 @@ extension Room {
         guard let player = clock.player else { return playAgainClockRanOut() }
         guard !game.isOver, !abandoned, game.currentPlayer == player, let seat = seats.firstIndex(where: { $0.name == player }) else { return nil }
         let before = game.events.count
+        // Rules without a bot that allow it pass the seat's turn on instead.
+        let skips = game.rules.skipsAbsent && !game.rules.hooks.contains("bot")
         do {
-            try game.playBotMove()
+            if skips { try game.passTurn() } else { try game.playBotMove() }
         } catch {
             // Nothing to play the seat with: the game waits for the player, or the others abandon it.
             blockedBy = player
@@ -92,15 +102,19 @@ extension Room {
             case GameError.script(let error): reason = error.message
             default: reason = "\(error)"
             }
-            broadcast(message("error", ["code": "\"seat-blocked\"", "message": publicText("\(player)'s move could not be played for them (\(reason)): the game waits for \(player), or the others may abandon it").jsonQuoted]))
+            broadcast(errorMessage(.seatBlocked, publicText("\(player)'s move could not be played for them (\(reason)): the game waits for \(player), or the others may abandon it")))
             return nil
         }
         if !seats[seat].left { seats[seat].timedOut = true }
         turnClockRestarts = true
         let events = game.events[before...]
+        if skips {
+            record("skip", time: game.now, events: events)
+            return ServerMessage.object([("player", .string(player)), ("input", .string("skip")), ("by", .string("skip"))])
+        }
         log?.botMove(time: game.now, events: events)
         journal?.input("bot", time: game.now, events: events)
-        return "{\"player\":\(player.jsonQuoted),\"input\":\(Self.botInputLabel(events, player: player).jsonQuoted),\"by\":\"bot\"}"
+        return ServerMessage.object([("player", .string(player)), ("input", .string(Self.botInputLabel(events, player: player))), ("by", .string("bot"))])
     }
 
     /// What a bot's move was, for the cause: "roll" when it rolled, else "move" (the events
@@ -125,18 +139,19 @@ extension Room {
     /// `abandon`: a seat that left (or let its clock run out) blocks the game and no bot
     /// move plays it; the game ends, abandoned, for another to start.
     func abandonGame(by name: String) throws {
-        guard game != nil else { throw ProtocolError("not-started", "the game has not started") }
+        guard game != nil else { throw ProtocolError(.notStarted, "the game has not started") }
         guard canAbandon, let blockedBy else {
-            throw ProtocolError("refused", "only a game a left or idle seat blocks may be abandoned (its move could not be played for it)")
+            throw ProtocolError(.refused, "only a game a left or idle seat blocks may be abandoned (its move could not be played for it)")
         }
-        guard blockedBy != name else { throw ProtocolError("refused", "it is your move: play it, or leave") }
+        guard blockedBy != name else { throw ProtocolError(.refused, "it is your move: play it, or leave") }
         abandoned = true
+        journalAbandoned()
         self.blockedBy = nil
         turnClock = nil
     }
 
     func checkNotAbandoned() throws {
         guard abandoned else { return }
-        throw ProtocolError("abandoned", "the game was abandoned; say ready for another")
+        throw ProtocolError(.abandoned, "the game was abandoned; say ready for another")
     }
 }

@@ -67,17 +67,37 @@ enum ClientMessage: Equatable {
         }
     }
 
+    /// One action argument with its JSON type: an integer, a float (a number with a fraction
+    /// or an exponent), a string as sent (spaces and any Unicode, no control characters, 1
+    /// to `maxArgumentBytes` bytes) or a boolean; a list or an object is `bad-field` naming
+    /// the argument (`args[1]`).
+    static func argument(_ value: JSONValue, field: String) throws -> ActionArgument {
+        let argument: ActionArgument
+        do { argument = try ActionArgument(jsonValue: value, field: field) } catch let error as GameInput.FormatError {
+            throw ProtocolError(.badField, error.description)
+        }
+        if case .string(let text) = argument {
+            guard (1...ServerProtocol.maxArgumentBytes).contains(text.utf8.count) else {
+                throw ProtocolError(.badField, "the field '\(field)': a string of 1 to \(ServerProtocol.maxArgumentBytes) bytes, got \(text.utf8.count)")
+            }
+            guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                throw ProtocolError(.badField, "the field '\(field)': a string without control characters")
+            }
+        }
+        return argument
+    }
+
     /// Decodes one text frame.
     static func decode(_ text: String) throws -> ClientMessage {
         guard text.utf8.count <= ServerProtocol.maxMessageBytes else {
-            throw ProtocolError("too-large", "a message may have at most \(ServerProtocol.maxMessageBytes) bytes, this one has \(text.utf8.count)")
+            throw ProtocolError(.tooLarge, "a message may have at most \(ServerProtocol.maxMessageBytes) bytes, this one has \(text.utf8.count)")
         }
         let parsed: JSONValue
         do { parsed = try JSONValue.parse(text) } catch {
-            throw ProtocolError("bad-json", "a message must be one JSON object, e.g. {\"type\":\"hello\",\"version\":\(ServerProtocol.version)}; this is not valid JSON")
+            throw ProtocolError(.badJSON, "a message must be one JSON object, e.g. {\"type\":\"hello\",\"version\":\(ServerProtocol.version)}; this is not valid JSON")
         }
         guard case .object(let object) = parsed else {
-            throw ProtocolError("bad-message", "a message must be a JSON object with a \"type\", got \(parsed.kindName)")
+            throw ProtocolError(.badMessage, "a message must be a JSON object with a \"type\", got \(parsed.kindName)")
         }
         let fields = JSONFields(object: object)
         let type = try fields.string("type", maxBytes: 32)
@@ -89,10 +109,10 @@ enum ClientMessage: Equatable {
             var params: [(String, String)] = []
             if let given = fields.value("params") {
                 guard case .object(let table) = given else {
-                    throw ProtocolError("bad-field", "\"params\" must be an object of names to values, got \(given.kindName)")
+                    throw ProtocolError(.badField, "\"params\" must be an object of names to values, got \(given.kindName)")
                 }
                 guard table.count <= ServerProtocol.maxParams else {
-                    throw ProtocolError("bad-field", "\"params\" may set at most \(ServerProtocol.maxParams) params, got \(table.count)")
+                    throw ProtocolError(.badField, "\"params\" may set at most \(ServerProtocol.maxParams) params, got \(table.count)")
                 }
                 for (name, value) in table.sorted(by: { $0.key < $1.key }) {
                     params.append((name, try JSONFields.paramText(value, name: name)))
@@ -104,7 +124,7 @@ enum ClientMessage: Equatable {
             if fields.value("turnSeconds") != nil {
                 let range = RuleSet.turnSecondsRange
                 guard case .integer(let n)? = fields.value("turnSeconds"), n == 0 || range.contains(Int(clamping: n)) else {
-                    throw ProtocolError("bad-field", "\"turnSeconds\" must be 0 (no turn clock) or whole seconds from \(range.lowerBound) to \(range.upperBound), got \(fields.value("turnSeconds")?.kindName ?? "nothing")")
+                    throw ProtocolError(.badField, "\"turnSeconds\" must be 0 (no turn clock) or whole seconds from \(range.lowerBound) to \(range.upperBound), got \(fields.value("turnSeconds")?.kindName ?? "nothing")")
                 }
                 turnSeconds = Int(n)
             }
@@ -116,7 +136,7 @@ enum ClientMessage: Equatable {
             if fields.value("token") != nil {
                 // Which seat would be meant is not clear: a name and a token are two requests.
                 guard fields.value("name") == nil else {
-                    throw ProtocolError("bad-field", "join takes a \"name\" (a free seat) or a \"token\" (your seat again), not both")
+                    throw ProtocolError(.badField, "join takes a \"name\" (a free seat) or a \"token\" (your seat again), not both")
                 }
                 return .rejoin(room: room, token: try fields.string("token", maxBytes: 64))
             }
@@ -132,20 +152,20 @@ enum ClientMessage: Equatable {
             if fields.value("flag") != nil {
                 let text = try fields.string("flag", maxBytes: 16)
                 guard let given = Roll.Flag(rawValue: text) else {
-                    throw ProtocolError("bad-field", "\"flag\" must be \"ok\", \"tilt\" or \"too_short\" (a smart die's roll), got \"\(text)\"")
+                    throw ProtocolError(.badField, "\"flag\" must be \"ok\", \"tilt\" or \"too_short\" (a smart die's roll), got \"\(text)\"")
                 }
                 flag = given
             }
             guard let given = fields.value("values") else { return .roll(seq: seq, values: nil, flag: flag) }
             guard flag == .ok else {
-                throw ProtocolError("bad-field", "a roll flagged \"\(flag.rawValue)\" carries no \"values\" (the die did not land on a face)")
+                throw ProtocolError(.badField, "a roll flagged \"\(flag.rawValue)\" carries no \"values\" (the die did not land on a face)")
             }
             guard case .array(let list) = given, list.count <= 64 else {
-                throw ProtocolError("bad-field", "\"values\" must be a list of at most 64 whole numbers (a smart die's roll), got \(given.kindName)")
+                throw ProtocolError(.badField, "\"values\" must be a list of at most 64 whole numbers (a smart die's roll), got \(given.kindName)")
             }
             let values = try list.map { item -> Int in
                 guard case .integer(let n) = item, (1...1_000_000).contains(n) else {
-                    throw ProtocolError("bad-field", "\"values\" must hold whole numbers from 1 to 1000000, got \(item.kindName)")
+                    throw ProtocolError(.badField, "\"values\" must hold whole numbers from 1 to 1000000, got \(item.kindName)")
                 }
                 return Int(n)
             }
@@ -156,24 +176,29 @@ enum ClientMessage: Equatable {
             var arguments: [ActionArgument] = []
             if let given = fields.value("args") {
                 guard case .array(let list) = given, list.count <= ServerProtocol.maxActionArguments else {
-                    throw ProtocolError("bad-field", "\"args\" must be a list of at most \(ServerProtocol.maxActionArguments) values, got \(given.kindName)")
+                    throw ProtocolError(.badField, "\"args\" must be a list of at most \(ServerProtocol.maxActionArguments) values, got \(given.kindName)")
                 }
-                arguments = try list.map(ActionArgument.init(json:))
+                // Read again with fractions kept, so each argument keeps its JSON type (2.0 a float).
+                let typed = (try? JSONValue(parsing: text, maxDepth: JSONValue.maxClientDepth, keepingFractions: true))?["args"]
+                guard case .array(let kept)? = typed, kept.count == list.count else {
+                    throw ProtocolError(.badField, "\"args\" must be a list of at most \(ServerProtocol.maxActionArguments) values")
+                }
+                arguments = try kept.enumerated().map { try Self.argument($1, field: "args[\($0)]") }
             }
             return .action(seq: seq, name: name, arguments: arguments)
         case "leave": return .leave
         case "ping": return .ping(id: try fields.optionalInteger("id", in: 0...ServerProtocol.maxSequence))
         default:
-            throw ProtocolError("unknown-type", "unknown message type '\(type)'; the types are hello, rules, rooms, create, join, watch, start, roll, action, ready (or restart), abandon, leave, ping")
+            throw ProtocolError(.unknownType, "unknown message type '\(type)'; the types are hello, rules, rooms, create, join, watch, start, roll, action, ready (or restart), abandon, leave, ping")
         }
     }
 }
 
 /// A message the server refused, with a stable code (for programs) and a sentence (for people).
 struct ProtocolError: Error, Equatable, CustomStringConvertible {
-    var code: String
+    var code: ErrorCode
     var message: String
-    init(_ code: String, _ message: String) { (self.code, self.message) = (code, message) }
+    init(_ code: ErrorCode, _ message: String) { (self.code, self.message) = (code, message) }
     var description: String { message }
 }
 
@@ -188,28 +213,28 @@ struct JSONFields {
     }
 
     static func paramText(_ value: JSONValue, name: String) throws -> String {
-        guard (1...64).contains(name.utf8.count) else { throw ProtocolError("bad-field", "a param name must have 1 to 64 bytes") }
+        guard (1...64).contains(name.utf8.count) else { throw ProtocolError(.badField, "a param name must have 1 to 64 bytes") }
         switch value {
         case .bool(let flag): return flag ? "true" : "false"
         case .integer(let n): return String(n)
         case .number(let d) where d.isFinite: return String(d)
         case .string(let text) where text.utf8.count <= ServerProtocol.maxArgumentBytes: return text
         default:
-            throw ProtocolError("bad-field", "param '\(name)' must be a number, a string of at most \(ServerProtocol.maxArgumentBytes) bytes or true/false, got \(value.kindName)")
+            throw ProtocolError(.badField, "param '\(name)' must be a number, a string of at most \(ServerProtocol.maxArgumentBytes) bytes or true/false, got \(value.kindName)")
         }
     }
 
     func string(_ key: String, maxBytes: Int) throws -> String {
-        guard let value = value(key) else { throw ProtocolError("missing-field", "this message needs \"\(key)\"") }
-        guard case .string(let text) = value else { throw ProtocolError("bad-field", "\"\(key)\" must be a string, got \(value.kindName)") }
-        guard text.utf8.count <= maxBytes else { throw ProtocolError("bad-field", "\"\(key)\" may have at most \(maxBytes) bytes, got \(text.utf8.count)") }
+        guard let value = value(key) else { throw ProtocolError(.missingField, "this message needs \"\(key)\"") }
+        guard case .string(let text) = value else { throw ProtocolError(.badField, "\"\(key)\" must be a string, got \(value.kindName)") }
+        guard text.utf8.count <= maxBytes else { throw ProtocolError(.badField, "\"\(key)\" may have at most \(maxBytes) bytes, got \(text.utf8.count)") }
         return text
     }
 
     func integer(_ key: String, in range: ClosedRange<Int64>) throws -> Int64 {
-        guard let value = value(key) else { throw ProtocolError("missing-field", "this message needs \"\(key)\"") }
+        guard let value = value(key) else { throw ProtocolError(.missingField, "this message needs \"\(key)\"") }
         guard case .integer(let n) = value, range.contains(n) else {
-            throw ProtocolError("bad-field", "\"\(key)\" must be a whole number from \(range.lowerBound) to \(range.upperBound), got \(value.kindName)")
+            throw ProtocolError(.badField, "\"\(key)\" must be a whole number from \(range.lowerBound) to \(range.upperBound), got \(value.kindName)")
         }
         return n
     }
@@ -221,7 +246,7 @@ struct JSONFields {
 
     func optionalBool(_ key: String) throws -> Bool? {
         guard let value = value(key) else { return nil }
-        guard case .bool(let flag) = value else { throw ProtocolError("bad-field", "\"\(key)\" must be true or false, got \(value.kindName)") }
+        guard case .bool(let flag) = value else { throw ProtocolError(.badField, "\"\(key)\" must be true or false, got \(value.kindName)") }
         return flag
     }
 
@@ -231,11 +256,11 @@ struct JSONFields {
     func playerName(_ key: String) throws -> String {
         let name = try string(key, maxBytes: 4 * ServerProtocol.maxNameCharacters).trimmingCharacters(in: .whitespaces)
         guard (1...ServerProtocol.maxNameCharacters).contains(name.count) else {
-            throw ProtocolError("bad-name", "a name must have 1 to \(ServerProtocol.maxNameCharacters) characters")
+            throw ProtocolError(.badName, "a name must have 1 to \(ServerProtocol.maxNameCharacters) characters")
         }
         guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format
             || $0.properties.isWhitespace || $0 == "," }) else {
-            throw ProtocolError("bad-name", "a name is one word: no spaces, commas or control characters")
+            throw ProtocolError(.badName, "a name is one word: no spaces, commas or control characters")
         }
         return name
     }
@@ -243,7 +268,7 @@ struct JSONFields {
     func roomID(_ key: String) throws -> String {
         let id = try string(key, maxBytes: ServerProtocol.maxRoomIDCharacters)
         guard Self.isRoomID(id) else {
-            throw ProtocolError("bad-room", "a room id has 1 to \(ServerProtocol.maxRoomIDCharacters) letters, digits, '-' or '_'")
+            throw ProtocolError(.badRoom, "a room id has 1 to \(ServerProtocol.maxRoomIDCharacters) letters, digits, '-' or '_'")
         }
         return id
     }

@@ -152,6 +152,9 @@ struct AbsentPlayerTests {
             #expect(canAbandon)
             r.bob.send(["type": "abandon", "seq": 2])
             _ = try #require(await r.bob.next("ack"))
+            // Everyone still here is told who abandoned the game and whose seat blocked it.
+            let abandoned = try #require(r.bob.received.last { $0["type"] as? String == "abandoned" })
+            #expect(abandoned["by"] as? String == "Bob" && abandoned["blocked"] as? String == "Ann", "\(abandoned)")
             let over = try #require(await r.bob.next("state")?["state"] as? [String: Any])
             #expect(over["phase"] as? String == "over" && over["outcome"] as? String == "abandoned", "\(over)")
             r.bob.send(["type": "action", "name": "go", "seq": 3])

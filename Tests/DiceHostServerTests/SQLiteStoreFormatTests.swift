@@ -115,3 +115,54 @@ struct SQLiteStoreFormatTests {
         }
     }
 }
+
+/// Format 3: the room's turn clock, a game abandoned, who left and who is ready are kept
+/// (and an input's kind); a format 2 file is brought up, or left as it was when that fails.
+struct SQLiteStoreFormatThreeTests {
+    static let formatTwo = [
+        "CREATE TABLE dicehost_store (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+        "CREATE TABLE rooms (id TEXT PRIMARY KEY, rules TEXT NOT NULL, rules_sha256 TEXT NOT NULL, params TEXT NOT NULL, seed TEXT NOT NULL, seats INTEGER NOT NULL, device_rolls INTEGER NOT NULL, created INTEGER NOT NULL, header TEXT, finished INTEGER, closed_reason TEXT)",
+        "CREATE TABLE inputs (room TEXT NOT NULL REFERENCES rooms(id), n INTEGER NOT NULL, input TEXT NOT NULL, t INTEGER NOT NULL, events TEXT NOT NULL, seat INTEGER, seq INTEGER, PRIMARY KEY (room, n))",
+        "INSERT INTO dicehost_store VALUES ('format', '2')",
+    ]
+
+    @Test func theTurnClockLeftReadyAndAbandonedAreReadBackAsWritten() async throws {
+        try await withRulesFolder([:]) { folder in
+            let path = (folder as NSString).appendingPathComponent("rooms.sqlite")
+            let store = try await SQLiteRoomStore.open(path: path)
+            var room = SQLiteStoreFormatTests.room
+            room.turnSeconds = 45
+            _ = try await store.commit([[.room(room), .seats(room: "r1", SQLiteStoreFormatTests.seats)]])
+            _ = try await store.commit([[.seatStatus(room: "r1", seat: 1, left: true, ready: false),
+                                         .seatStatus(room: "r1", seat: 0, left: false, ready: true), .abandoned(room: "r1", true)]])
+            await store.close()
+            let reopened = try await SQLiteRoomStore.open(path: path)
+            let read = try #require(try await reopened.unfinishedRooms().first)
+            await reopened.close()
+            #expect(read.turnSeconds == 45 && read.abandoned)
+            #expect(read.seats.map(\.left) == [false, true] && read.seats.map(\.ready) == [true, false])
+        }
+    }
+
+    @Test func aConversionOfAFormatTwoFileThatFailsLeavesItAsItWas() async throws {
+        try await withRulesFolder([:]) { folder in
+            let path = (folder as NSString).appendingPathComponent("rooms.sqlite")
+            let old = try await SQLiteConnection.open(storage: .file(path: path))
+            // A seats table that has a `ready` column already: adding it fails half-way.
+            for statement in Self.formatTwo + [
+                "CREATE TABLE seats (room TEXT NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL, token_sha256 TEXT NOT NULL, last_seq INTEGER NOT NULL DEFAULT 0, ready TEXT, PRIMARY KEY (room, seat))",
+            ] { _ = try await old.query(statement) }
+            try await old.close()
+
+            let error = await #expect(throws: StoreError.self) { _ = try await SQLiteRoomStore.open(path: path) }
+            #expect(error?.description.contains("left as it was") == true, "\(String(describing: error))")
+
+            let check = try await SQLiteConnection.open(storage: .file(path: path))
+            let format = try await check.query("SELECT value FROM dicehost_store WHERE key = 'format'").first?.column("value")?.string
+            let columns = try await check.query("PRAGMA table_info(rooms)").compactMap { $0.column("name")?.string }
+            try await check.close()
+            #expect(format == "2")
+            #expect(!columns.contains("turn_seconds"), "the columns the first steps added are rolled back: \(columns)")
+        }
+    }
+}

@@ -19,15 +19,16 @@ extension GameSession {
     /// The largest tilt or sensor value taken at the prompt.
     static let maxSensorValue = 1_000_000.0
 
-    func executeDevice(_ command: String, _ args: [String]) throws -> [String]? {
+    /// The input a `device`, `tilt` or `sensor` command names.
+    func deviceInput(_ command: String, _ args: [String]) throws -> GameInput.Kind {
         switch command {
         case "device":
             guard let what = args.first else { throw GameError.refused("usage: device roll V|tilt|short, device connected|disconnected|connection_failed|authorisation_failed, device battery N") }
             if what == "roll" {
                 let rest = Array(args.dropFirst())
                 switch rest.first {
-                case "tilt": try game.dieRoll(Roll(values: [], flag: .tilt))
-                case "short", "too_short": try game.dieRoll(Roll(values: [], flag: .tooShort))
+                case "tilt": return .device(.roll(Roll(values: [], flag: .tilt)))
+                case "short", "too_short": return .device(.roll(Roll(values: [], flag: .tooShort)))
                 case nil: throw GameError.refused("usage: device roll V...|tilt|short (the values the die shows)")
                 default:
                     let values = try rest.map { arg -> Int in
@@ -36,9 +37,8 @@ extension GameSession {
                         }
                         return v
                     }
-                    try game.dieRoll(Roll(values: values))
+                    return .device(.roll(Roll(values: values)))
                 }
-                return nil
             }
             guard let status = DeviceStatus(rawValue: what) else {
                 throw GameError.refused("unknown device event '\(what)' (roll, \(DeviceStatus.allCases.map(\.rawValue).joined(separator: ", ")))")
@@ -47,19 +47,16 @@ extension GameSession {
                 guard args.count == 2, let level = Int(args[1]), (0...100).contains(level) else {
                     throw GameError.refused("usage: device battery N, N a percentage from 0 to 100")
                 }
-                try game.deviceStatus(.battery, value: level)
-            } else {
-                guard args.count == 1 else { throw GameError.refused("usage: device \(what)") }
-                try game.deviceStatus(status)
+                return .device(.status(.battery, value: level))
             }
-            return nil
+            guard args.count == 1 else { throw GameError.refused("usage: device \(what)") }
+            return .device(.status(status, value: nil))
         case "tilt":
             guard args.count == 2, let x = Self.sensorNumber(args[0], limit: 2), let y = Self.sensorNumber(args[1], limit: 2) else {
                 throw GameError.refused("usage: tilt X Y, each from -2 to 2 (g), e.g. 'tilt 0.2 -0.1'")
             }
-            try game.sensorSamples([.tilt(x: x, y: y, at: game.now)])
-            return nil
-        case "sensor":
+            return .tilt(x: x, y: y)
+        default:
             guard let name = args.first, let sensor = SensorKind(rawValue: name) else {
                 throw GameError.refused("usage: sensor KIND V... [@MS] or sensor KIND FILE, KIND one of \(SensorKind.names)")
             }
@@ -67,14 +64,12 @@ extension GameSession {
             if rest.count == 1, Double(rest[0]) == nil {
                 let path = try files.pathForReading(rest[0])
                 let recording = try SensorRecording.read(path, sensor: sensor)
-                let start = game.now
-                guard recording.last.map({ $0.time <= HostLimits.maximumTime - start }) ?? true else {
+                guard recording.last.map({ $0.time <= HostLimits.maximumTime - game.now }) ?? true else {
                     throw GameError.refused("the recording would run past the game clock's end")
                 }
-                try game.sensorSamples(recording.map { SensorSample(sensor: sensor, time: start + $0.time, values: $0.values) })
-                return nil
+                return .sensor(samples: recording.map { SensorSample(sensor: sensor, time: $0.time, values: $0.values) }, fromNow: true)
             }
-            var time = game.now
+            var time: Int?
             if let last = rest.last, last.hasPrefix("@") {
                 guard let at = Int(last.dropFirst()), at >= game.now, at <= HostLimits.maximumTime else {
                     throw GameError.refused("a sample's time @MS must be whole ms from now (\(game.now)) on, got '\(last)'")
@@ -91,10 +86,7 @@ extension GameSession {
                 }
                 return v
             }
-            try game.sensorSamples([SensorSample(sensor: sensor, time: time, values: values)])
-            return nil
-        default:
-            return nil
+            return .sensor(samples: [SensorSample(sensor: sensor, time: time ?? 0, values: values)], fromNow: time == nil)
         }
     }
 

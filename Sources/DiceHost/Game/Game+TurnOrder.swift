@@ -72,6 +72,23 @@ extension Game {
         }
     }
 
+    /// Passes the current player's turn on without a move, as `g:next_turn()` would pass
+    /// it (to the next player still in, clockwise), and says so in the log. Only for rules
+    /// that declare `skip_absent = true`: a served room skips an absent or idle seat this
+    /// way when the rules have no bot. One input (the REPL's `skip`), so a replay repeats it.
+    public func passTurn() throws {
+        guard rules.skipsAbsent else {
+            throw GameError.refused("\(rules.name) does not let a turn be skipped (the rules declare no skip_absent = true)")
+        }
+        try transaction {
+            let seat = try self.seat(of: nil)
+            let next = try nextSeat()
+            log(.say("\(playerNames[seat - 1])'s turn is skipped"))
+            lua.set(g, "current", try playerValue(next))
+            host.pendingTurn = next
+        }
+    }
+
     func playerValue(_ seat: Int) throws -> LuaValue {
         guard isSeat(seat) else { throw GameError.refused("no player in seat \(seat)") }
         return playerTables[seat - 1]

@@ -13,8 +13,12 @@ extension JSONValue {
     /// Parses `text` into the value `JSONDecoder` gave: a whole number that fits `Int64`
     /// is `.integer` (also written `3.0` or `1e2`), one above it that fits `UInt64` is
     /// `.unsigned`, anything else `.number`; of a key given twice, the first counts.
-    public init(parsing text: String, maxDepth: Int = 64) throws {
+    /// With `keepingFractions`, a number written with a fraction or an exponent stays
+    /// `.number` even when it is whole (`2.0`, `1e3`): how an input's float arguments
+    /// are told from its integers (`GameInput`).
+    public init(parsing text: String, maxDepth: Int = 64, keepingFractions: Bool = false) throws {
         var reader = JSONTextReader(bytes: Array(text.utf8), maxDepth: maxDepth)
+        reader.keepsFractions = keepingFractions
         reader.skipSpace()
         let value = try reader.value(depth: 0)
         reader.skipSpace()
@@ -27,6 +31,7 @@ private struct JSONTextReader {
     let bytes: [UInt8]
     let maxDepth: Int
     var position = 0
+    var keepsFractions = false
 
     init(bytes: [UInt8], maxDepth: Int) {
         self.bytes = bytes
@@ -185,6 +190,7 @@ private struct JSONTextReader {
             if let value = UInt64(text) { return .unsigned(value) }
         }
         guard let value = Double(text) else { throw fail("a number", at: start) }
+        if keepsFractions, !integral { return .number(value) }
         if let whole = Int64(exactly: value) { return .integer(whole) }
         if let whole = UInt64(exactly: value) { return .unsigned(whole) }
         return .number(value)

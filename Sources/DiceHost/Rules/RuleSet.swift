@@ -82,6 +82,9 @@ public struct RuleSet: Sendable {
     /// rules' bot plays it (0: no clock; nil: the server's default). A room's creator may
     /// set another.
     public var turnSeconds: Int?
+    /// `skip_absent = true`: a served room may pass an absent or idle player's turn on
+    /// (`Game.passTurn`) when the rules have no bot to play it.
+    public var skipsAbsent = false
     /// The values `turn_seconds` may take: no clock, or 10 s to an hour.
     public static let turnSecondsRange = 10...3600
     /// `keep_dice = true`: players keep some dice of their last roll and roll the others
@@ -318,6 +321,12 @@ public struct RuleSet: Sendable {
             throw GameError.invalidRules("turn_seconds must be 0 (no clock) or whole seconds from \(Self.turnSecondsRange.lowerBound) to \(Self.turnSecondsRange.upperBound), e.g. 90, got \(other.description.prefix(40))",
                                          location: location)
         }
+        switch lua.get(table, "skip_absent") {
+        case .nil: skipsAbsent = false
+        case .boolean(let flag): skipsAbsent = flag
+        case let other:
+            throw GameError.invalidRules("skip_absent must be true or false, got \(other.typeName)", location: location)
+        }
         anytime = try inputList("anytime", "any player may make out of turn", example: "{\"snap\"}")
         whileOut = try inputList("while_out", "a player who is out may still make", example: "{\"show\"}")
         choices = [:]
@@ -374,7 +383,7 @@ public struct RuleSet: Sendable {
     }
 
     /// Every field of a rule table the host reads: the declaration's and the hooks.
-    static let knownFields: Set<String> = Set(knownHooks + ["name", "players", "dice", "params", "actions", "anytime", "while_out", "choices", "base", "secret_rolls", "keep_dice", "unordered_dice", "view_is_complete", "statistics", "turn_seconds"] + lobbyFields)
+    static let knownFields: Set<String> = Set(knownHooks + ["name", "players", "dice", "params", "actions", "anytime", "while_out", "choices", "base", "secret_rolls", "keep_dice", "unordered_dice", "view_is_complete", "statistics", "turn_seconds", "skip_absent"] + lobbyFields)
     /// Fields of a player table the host itself keeps (never rules' statistics).
     static let hostPlayerFields: Set<String> = ["name", "seat", "last_roll", "dice", "eliminated"]
 

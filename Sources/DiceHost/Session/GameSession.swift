@@ -30,6 +30,10 @@ public final class GameSession {
     /// Inputs `undo` took back, the next to redo last.
     var redoStack: [String] = []
     var redoing = false
+    /// The input the last command line was (nil: it was a query or did not parse), and
+    /// what became of it: what a log records and a fuzzer checks, without reading text.
+    public internal(set) var lastInput: GameInput?
+    public internal(set) var lastOutcome: GameOutcome?
     /// Rule tests name rules files relative to themselves; so do the games they `load`.
     var namesRulesAsTranscripts = false
     /// The player this session plays as (`play --seat NAME`): it then shows only what
@@ -91,6 +95,7 @@ public final class GameSession {
         ("led", "what each face shows now"),
         ("restart", "start a new game with the same players"),
         ("bot", "the current player's bot makes their move"),
+        ("skip", "pass the current player's turn on without a move (rules with skip_absent = true)"),
         ("undo [N]", "take back the last roll, action, tick or restart (or the last N)"),
         ("redo", "play again an input undo took back"),
         ("params", "show the params: each value, and whether --set or the file gave it"),
@@ -135,10 +140,17 @@ public final class GameSession {
         guard line.utf8.count <= Self.maxLineBytes else {
             return Reply(lines: ["error: the line is longer than \(Self.maxLineBytes) bytes, the most a command may have"])
         }
-        let words = line.split(whereSeparator: \.isWhitespace).map(String.init)
-        guard let command = words.first, !command.hasPrefix("#") else { return Reply(lines: []) }
+        (lastInput, lastOutcome) = (nil, nil)
+        // A comment is not read for quotes: "# say \"hi" is still a comment.
+        if line.drop(while: \.isWhitespace).hasPrefix("#") { return Reply(lines: []) }
+        let words: [GameInputLine.Word]
+        do { words = try GameInputLine.words(line) } catch {
+            return Reply(lines: [GameEvent.oneLine("error: \(error)")])
+        }
+        guard let first = words.first else { return Reply(lines: []) }
+        let command = first.text
         if command == "quit" || command == "exit" { return Reply(lines: [], quit: true) }
-        let arguments = Array(words.dropFirst())
+        let arguments = words.dropFirst().map(\.text)
         switch command {
         case "undo":
             guard arguments.count <= 1 else { return Reply(lines: ["error: usage: undo [N]"]) }
@@ -161,6 +173,25 @@ public final class GameSession {
             return Reply(lines: load(from: arguments[0]).map(GameEvent.oneLine))
         default: break
         }
+        return record(words.map(\.typed).joined(separator: " ")) {
+            try execute(command, Array(words.dropFirst()), player: nil)
+        }
+    }
+
+    /// Applies a typed input (a log's, a die's, a fuzzer's) as the REPL line `input.line`
+    /// would, without going through text; `lastOutcome` says what became of it.
+    public func run(_ input: GameInput) -> Reply {
+        lastOutcome = nil
+        lastInput = input
+        return record(input.line) {
+            try applyThrowing(input)
+            return nil
+        }
+    }
+
+    /// Runs `body` as one step of the history (`text` is what a transcript shows): the
+    /// lines it returns, else the events it caused, else its error.
+    func record(_ text: String, _ body: () throws -> [String]?) -> Reply {
         if steps.count >= historyLimit.steps || historyBytes >= historyLimit.bytes {
             return Reply(lines: ["error: the session's history is full (\(historyLimit.steps) commands or \(historyLimit.bytes) bytes); "
                                  + "'save FILE' keeps the game, 'undo' frees a step"])
@@ -168,7 +199,7 @@ public final class GameSession {
         let before = game.events.count, generation = game.undoGeneration
         var lines: [String]
         do {
-            lines = try execute(command, arguments, player: nil) ?? visibleLines(game.events.dropFirst(before))
+            lines = try body() ?? visibleLines(game.events.dropFirst(before))
         } catch let error as GameError {
             // error("message", 0) refuses the input (like a typo); anything else is a rule failure.
             if case .script(let failure) = error, !failure.isRefusal { sawRuleError = true }
@@ -180,7 +211,7 @@ public final class GameSession {
             lines = ["error: \(error)"]
         }
         lines = lines.map(GameEvent.oneLine)
-        let step = Step(input: words.joined(separator: " "), output: lines, changedGame: game.undoGeneration != generation)
+        let step = Step(input: text, output: lines, changedGame: game.undoGeneration != generation)
         historyBytes += step.bytes
         steps.append(step)
         if step.changedGame && !redoing { redoStack.removeAll() }  // a new line of play: nothing left to redo
@@ -296,7 +327,13 @@ public final class GameSession {
     }
 
     /// Runs a command; returns lines to show instead of the new events, if any.
-    func execute(_ command: String, _ args: [String], player: String?) throws -> [String]? {
+    func execute(_ command: String, _ words: [GameInputLine.Word], player: String?) throws -> [String]? {
+        if let input = try input(command, words, player: player) {
+            lastInput = input
+            try applyThrowing(input)
+            return nil
+        }
+        let args = words.map(\.text)
         switch command {
         case "help" where !args.isEmpty:
             let wanted = args[0]
@@ -309,47 +346,7 @@ public final class GameSession {
         case "as":
             guard args.count >= 2 else { throw GameError.refused("usage: as NAME COMMAND") }
             guard player == nil, args[1] != "as" else { throw GameError.refused("'as' cannot be nested: name one player, e.g. 'as Bob roll'") }
-            return try execute(args[1], Array(args.dropFirst(2)), player: args[0])
-        case "roll":
-            switch args.first {
-            case nil: try game.roll(by: player)
-            case "tilt": try game.roll(flag: .tilt, by: player)
-            case "short", "too_short": try game.roll(flag: .tooShort, by: player)
-            case "keep":
-                // roll keep P... [= V...]: the values after '=' are those of the dice rolled again.
-                let words = args.dropFirst()
-                let equals = words.firstIndex(of: "=")
-                let positions = try words[..<(equals ?? words.endIndex)].map { arg -> Int in
-                    guard let position = Int(arg), (1...1000).contains(position) else {
-                        throw GameError.refused("roll keep takes die positions, e.g. 'roll keep 1 3' (or 'roll keep 1 3 = 4 5' with the new dice's values), got '\(arg)'")
-                    }
-                    return position
-                }
-                let rolled = try equals.map { words[($0 + 1)...] }.map { try $0.map { arg -> Int in
-                    guard let value = Int(arg), (1...Self.maxRollValue).contains(value) else {
-                        throw GameError.refused("a rolled value must be from 1 to \(Self.maxRollValue), got '\(arg)'")
-                    }
-                    return value
-                } }
-                try game.roll(keeping: positions, rolled: rolled, by: player)
-            default:
-                let values = try args.map { arg -> Int in
-                    guard let v = Int(arg) else { throw GameError.refused("roll takes numbers, 'tilt' or 'short', got '\(arg)'") }
-                    guard (-Self.maxRollValue...Self.maxRollValue).contains(v) else {  // smaller values: the game says which faces exist
-                        throw GameError.refused("a rolled value must be from 1 to \(Self.maxRollValue), got '\(arg)'")
-                    }
-                    return v
-                }
-                try game.roll(values: values, by: player)
-            }
-            return nil
-        case "tick":
-            guard args.count == 1 else { throw GameError.refused("usage: tick DURATION, e.g. 'tick 500ms' or 'tick 2s'") }
-            guard let ms = Self.milliseconds(args[0]) else {
-                throw GameError.refused("tick takes a duration from 0 to 1 day (\(Self.maxTickMilliseconds)ms), e.g. 'tick 500ms' or 'tick 2s', got '\(args[0])'")
-            }
-            try game.advance(by: ms)
-            return nil
+            return try execute(args[1], Array(words.dropFirst(2)), player: args[0])
         case "state":
             if let seat { return try game.viewLines(for: seat) }
             return describeState()
@@ -376,25 +373,12 @@ public final class GameSession {
             return Array(all.suffix(n))
         case "led":
             return game.led.colors(at: game.now).enumerated().map { "face \($0.offset + 1): \($0.element)" }
-        case "restart":
-            try game.restart()
-            return nil
-        case "bot":
-            guard args.isEmpty, player == nil else { throw GameError.refused("usage: bot (the current player's bot makes their move)") }
-            guard !game.isOver else { throw GameError.refused("the game is over") }
-            try game.playBotMove()
-            return nil
-        case "device", "tilt", "sensor":
-            return try executeDevice(command, args)
-        case "reload":
-            do { try game.reload() } catch let error as GameError { throw ReloadFailure(cause: error) }
+        case "skip":
+            guard args.isEmpty, player == nil else { throw GameError.refused("usage: skip (the current player's turn passes on)") }
+            try game.passTurn()
             return nil
         default:
-            guard game.rules.actions.contains(command) else {
-                throw GameError.refused("unknown command '\(command)'" + didYouMean(command) + " (try 'help')")
-            }
-            try game.act(command, by: player, arguments: args.map(Self.argument))
-            return nil
+            throw GameError.refused("unknown command '\(command)'" + didYouMean(command) + " (try 'help')")
         }
     }
 

@@ -92,8 +92,15 @@ final class PostgresRoomStore: SharedRoomStore, @unchecked Sendable {
             }
             for statement in PostgresStoreSchema.create { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
             let format = try await connection.query("SELECT value FROM dicehost_store WHERE key = 'format'", logger: logger)
-            for try await value in format.decode(String.self) where value != StoreSchema.format {
-                throw StoreError("\(address) is a DiceHost room store of format \(value); this dicehost reads format \(StoreSchema.format)")
+            var found: String?
+            for try await value in format.decode(String.self) { found = value }
+            if let found, found != StoreSchema.format {
+                // Brought up in this transaction: a step that fails leaves the database as it was.
+                guard let upgrade = PostgresStoreSchema.upgrade(from: found) else {
+                    throw StoreError("\(address) is a DiceHost room store of format \(found); this dicehost reads format \(StoreSchema.format)")
+                }
+                for statement in upgrade { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
+                try await connection.query("UPDATE dicehost_store SET value = \(StoreSchema.format) WHERE key = 'format'", logger: logger)
             }
             try await connection.query("INSERT INTO dicehost_store (key, value) VALUES ('format', \(StoreSchema.format)) ON CONFLICT (key) DO NOTHING", logger: logger)
         }
@@ -170,9 +177,9 @@ final class PostgresRoomStore: SharedRoomStore, @unchecked Sendable {
         // An id may be taken again once its room finished: the old room's rows go first.
         try await connection.query("DELETE FROM rooms WHERE id = \(room.id) AND finished IS NOT NULL", logger: logger)
         let inserted = try await connection.query("""
-            INSERT INTO rooms (id, rules, rules_sha256, params, seed, seats, device_rolls, created)
+            INSERT INTO rooms (id, rules, rules_sha256, params, seed, seats, device_rolls, created, turn_seconds)
             VALUES (\(room.id), \(room.rulesFile), \(room.rulesSHA256), \(StoreSchema.paramsText(room.params)), \(String(room.seed)),
-                    \(Int64(room.seatCount)), \(room.deviceRolls), \(room.created))
+                    \(Int64(room.seatCount)), \(room.deviceRolls), \(room.created), \(room.turnSeconds.map(Int64.init)))
             ON CONFLICT (id) DO NOTHING RETURNING id
             """, logger: logger)
         var created = false
@@ -190,7 +197,7 @@ final class PostgresRoomStore: SharedRoomStore, @unchecked Sendable {
     /// The inputs and sequence numbers of a transaction, written in one statement each
     /// (`unnest` of arrays) instead of one round trip a row: the hot path of a busy server.
     private struct BulkRows {
-        var rooms: [String] = [], ns: [Int64] = [], lines: [String] = [], times: [Int64] = [], events: [String] = [], epochs: [Int64] = []
+        var rooms: [String] = [], ns: [Int64] = [], lines: [String] = [], times: [Int64] = [], events: [String] = [], kinds: [String] = [], epochs: [Int64] = []
         /// The highest sequence number of each (room, seat).
         var seqs: [SeatKey: Int64] = [:]
         struct SeatKey: Hashable { var room: String, seat: Int64 }
@@ -203,10 +210,11 @@ final class PostgresRoomStore: SharedRoomStore, @unchecked Sendable {
         guard !rows.isEmpty else { return }
         if !rows.rooms.isEmpty {
             try await connection.query("""
-                INSERT INTO inputs (room, n, input, t, events, epoch, owner)
-                SELECT r, n, i, t, e, ep, \(owner)
-                FROM unnest(\(rows.rooms)::text[], \(rows.ns)::int8[], \(rows.lines)::text[], \(rows.times)::int8[], \(rows.events)::text[], \(rows.epochs)::int8[])
-                    AS u(r, n, i, t, e, ep)
+                INSERT INTO inputs (room, n, input, t, events, kind, epoch, owner)
+                SELECT r, n, i, t, e, k, ep, \(owner)
+                FROM unnest(\(rows.rooms)::text[], \(rows.ns)::int8[], \(rows.lines)::text[], \(rows.times)::int8[], \(rows.events)::text[],
+                            \(rows.kinds)::text[], \(rows.epochs)::int8[])
+                    AS u(r, n, i, t, e, k, ep)
                 """, logger: logger)
         }
         if !rows.seqs.isEmpty {
@@ -229,8 +237,8 @@ final class PostgresRoomStore: SharedRoomStore, @unchecked Sendable {
             try await connection.query("DELETE FROM seats WHERE room = \(room)", logger: logger)
             for (index, seat) in seats.enumerated() {
                 try await connection.query("""
-                    INSERT INTO seats (room, seat, name, token_sha256, last_seq)
-                    VALUES (\(room), \(Int64(index + 1)), \(seat.name), \(seat.tokenSHA256), \(seat.lastSeq))
+                    INSERT INTO seats (room, seat, name, token_sha256, last_seq, has_left, ready)
+                    VALUES (\(room), \(Int64(index + 1)), \(seat.name), \(seat.tokenSHA256), \(seat.lastSeq), \(seat.left), \(seat.ready))
                     """, logger: logger)
             }
         case .start(let room, let header):
@@ -241,10 +249,16 @@ final class PostgresRoomStore: SharedRoomStore, @unchecked Sendable {
             rows.lines.append(input.line)
             rows.times.append(input.time)
             rows.events.append(input.events)
+            rows.kinds.append(input.kind.rawValue)
             rows.epochs.append(epoch)
         case .lastSeq(let room, let seat, let seq):
             let key = BulkRows.SeatKey(room: room, seat: Int64(seat + 1))
             rows.seqs[key] = max(rows.seqs[key] ?? seq, seq)
+        case .seatStatus(let room, let seat, let left, let ready):
+            try await flush(&rows, on: connection)
+            try await connection.query("UPDATE seats SET has_left = \(left), ready = \(ready) WHERE room = \(room) AND seat = \(Int64(seat + 1))", logger: logger)
+        case .abandoned(let room, let abandoned):
+            try await connection.query("UPDATE rooms SET abandoned = \(abandoned) WHERE id = \(room)", logger: logger)
         case .finish(let room, let reason):
             try await flush(&rows, on: connection)
             try await connection.query("""
@@ -369,23 +383,32 @@ final class PostgresRoomStore: SharedRoomStore, @unchecked Sendable {
     private func read(room id: String, on connection: PostgresConnection) async throws -> StoredRoom? {
         var room: StoredRoom?
         let rows = try await connection.query(
-            "SELECT rules, rules_sha256, params, seed, seats, device_rolls, created, header FROM rooms WHERE id = \(id)", logger: logger)
-        for try await (rules, sha, params, seed, seats, deviceRolls, created, header)
-            in rows.decode((String, String, String, String, Int64, Bool, Int64, String?).self) {
+            "SELECT rules, rules_sha256, params, seed, seats, device_rolls, created, header, turn_seconds, abandoned FROM rooms WHERE id = \(id)", logger: logger)
+        for try await (rules, sha, params, seed, seats, deviceRolls, created, header, turnSeconds, abandoned)
+            in rows.decode((String, String, String, String, Int64, Bool, Int64, String?, Int64?, Bool).self) {
             guard let params = StoreSchema.params(from: params) else { throw StoreError("\(location): room \(id) has bad params") }
             guard let seed = UInt64(seed) else { throw StoreError("\(location): room \(id) has a bad seed") }
             guard let seatCount = Int(exactly: seats), seatCount > 0 else { throw StoreError("\(location): room \(id) has a bad seat count") }
             room = StoredRoom(id: id, rulesFile: rules, rulesSHA256: sha, params: params, seed: seed, seatCount: seatCount,
                               deviceRolls: deviceRolls, created: created, header: header)
+            if let turnSeconds {
+                guard let seconds = Int(exactly: turnSeconds).flatMap(StoreSchema.turnSeconds) else {
+                    throw StoreError("\(location): room \(id) has a bad turn_seconds")
+                }
+                room?.turnSeconds = seconds
+            }
+            room?.abandoned = abandoned
         }
         guard var room else { return nil }
-        for try await (name, token, lastSeq) in try await connection.query(
-            "SELECT name, token_sha256, last_seq FROM seats WHERE room = \(id) ORDER BY seat", logger: logger).decode((String, String, Int64).self) {
-            room.seats.append(StoredSeat(name: name, tokenSHA256: token, lastSeq: lastSeq))
+        for try await (name, token, lastSeq, left, ready) in try await connection.query(
+            "SELECT name, token_sha256, last_seq, has_left, ready FROM seats WHERE room = \(id) ORDER BY seat", logger: logger)
+            .decode((String, String, Int64, Bool, Bool).self) {
+            room.seats.append(StoredSeat(name: name, tokenSHA256: token, lastSeq: lastSeq, left: left, ready: ready))
         }
-        for try await (n, line, time, events) in try await connection.query(
-            "SELECT n, input, t, events FROM inputs WHERE room = \(id) ORDER BY n", logger: logger).decode((Int64, String, Int64, String).self) {
-            room.inputs.append(StoredInput(n: n, line: line, time: time, events: events))
+        for try await (n, line, time, events, kind) in try await connection.query(
+            "SELECT n, input, t, events, kind FROM inputs WHERE room = \(id) ORDER BY n", logger: logger).decode((Int64, String, Int64, String, String).self) {
+            guard let kind = StoredInput.Kind(rawValue: kind) else { throw StoreError("\(location): room \(id) input \(n) has an unknown kind \(kind)") }
+            room.inputs.append(StoredInput(n: n, line: line, time: time, events: events, kind: kind))
         }
         return room
     }

@@ -3,7 +3,18 @@ import DiceHost
 extension Room {
     /// The seats as the store keeps them.
     var storedSeats: [StoredSeat] {
-        seats.map { StoredSeat(name: $0.name, tokenSHA256: $0.tokenHash, lastSeq: $0.lastSeq) }
+        seats.map { StoredSeat(name: $0.name, tokenSHA256: $0.tokenHash, lastSeq: $0.lastSeq, left: $0.left, ready: $0.ready) }
+    }
+
+    /// Stages a seat's `left` and `ready` for the store's next commit (they outlive a restart).
+    func journalSeatStatus(_ seat: Int) {
+        guard seats.indices.contains(seat) else { return }
+        journal?.stage(.seatStatus(room: id, seat: seat, left: seats[seat].left, ready: seats[seat].ready))
+    }
+
+    /// Stages whether the game is abandoned for the store's next commit.
+    func journalAbandoned() {
+        journal?.stage(.abandoned(room: id, abandoned))
     }
 }
 

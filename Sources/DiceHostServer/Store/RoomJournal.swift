@@ -27,9 +27,9 @@ final class RoomJournal {
         stage(.start(room: room, header: GameLog.line(GameLog.Header(game: game))))
     }
 
-    func input<S: Sequence>(_ line: String, time: Int, events: S) where S.Element == GameEvent {
+    func input<S: Sequence>(_ line: String, kind: StoredInput.Kind = .line, time: Int, events: S) where S.Element == GameEvent {
         inputCount += 1
-        stage(.input(room: room, StoredInput(n: inputCount, line: line, time: Int64(time), events: GameLog.line(events.map(GameLog.json)))))
+        stage(.input(room: room, StoredInput(n: inputCount, line: line, time: Int64(time), events: GameLog.line(events.map(GameLog.json)), kind: kind)))
     }
 
     /// Hands what is staged (and `also`) to the group commit as one list; the ticket to

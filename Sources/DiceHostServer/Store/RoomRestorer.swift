@@ -40,8 +40,8 @@ enum RoomRestorer {
         }
         let journal = RoomJournal(room: stored.id, commits: commits, inputCount: stored.inputs.last?.n ?? 0)
         let room = Room(id: stored.id, entry: entry, params: stored.overrides, seed: stored.seed, seats: stored.seatCount,
-                        deviceRolls: stored.deviceRolls, limits: limits, log: nil, journal: journal)
-        let report = await room.resume(seats: stored.seats, logged: logged)
+                        deviceRolls: stored.deviceRolls, limits: limits, log: nil, journal: journal, turnSeconds: stored.turnSeconds)
+        let report = await room.resume(seats: stored.seats, logged: logged, abandoned: stored.abandoned)
         if let report, !report.matched {
             let changed = report.notes.isEmpty ? "" : "its rules file \(stored.rulesFile) changed since the game started, and "
             let where_ = report.divergence.map { "the replay differs at input \($0.input) (\($0.command))" }
@@ -64,7 +64,9 @@ enum RoomRestorer {
         let entries = try stored.inputs.enumerated().map { index, input -> (line: Int, entry: GameLog.Entry) in
             guard let n = Int(exactly: input.n), let t = Int(exactly: input.time) else { throw StoreError("input \(input.n) is out of range") }
             let events = try decoder.decode([JSONValue].self, from: Data(input.events.utf8))
-            return (index + 2, GameLog.Entry(n: n, input: input.line, t: t, events: events, error: nil))
+            // A typed input is replayed as its REPL line, which reads back as the same input.
+            let line = input.kind == .json ? try GameInput(json: input.line).line : input.line
+            return (index + 2, GameLog.Entry(n: n, input: line, t: t, events: events, error: nil))
         }
         return GameLog.LoggedGame(header: header, headerLine: 1, entries: entries)
     }

@@ -70,15 +70,23 @@ final class SQLiteRoomStore: RoomStore, StoreWithWriterThread {
         _ = try await connection.query("PRAGMA synchronous = FULL")
         _ = try await connection.query("BEGIN IMMEDIATE")
         do {
-            for statement in StoreSchema.create { _ = try await connection.query(statement) }
-            let format = try await connection.query("SELECT value FROM \(StoreSchema.markerTable) WHERE key = 'format'").first?.column("value")?.string
-            if let format, format != StoreSchema.format {
-                guard StoreSchema.formatsBroughtUp.contains(format) else {
+            // An older file is brought up before the tables it lacks are created (in the
+            // current format), all in this transaction: a step that fails leaves it as it was.
+            if tables.contains(StoreSchema.markerTable),
+               let format = try await connection.query("SELECT value FROM \(StoreSchema.markerTable) WHERE key = 'format'").first?.column("value")?.string,
+               format != StoreSchema.format {
+                guard let upgrade = StoreSchema.upgrade(from: format) else {
                     throw StoreError("\(location) is a DiceHost room store of format \(format); this dicehost reads format \(StoreSchema.format)")
                 }
-                for statement in StoreSchema.upgrade { _ = try await connection.query(statement) }
+                for statement in upgrade {
+                    do { _ = try await connection.query(statement) } catch {
+                        throw StoreError("\(location) is a DiceHost room store of format \(format) that could not be brought to format \(StoreSchema.format) "
+                            + "(\(Self.explain(error)) at: \(statement)); the file is left as it was")
+                    }
+                }
                 _ = try await connection.query("UPDATE \(StoreSchema.markerTable) SET value = ? WHERE key = 'format'", [.text(StoreSchema.format)])
             }
+            for statement in StoreSchema.create { _ = try await connection.query(statement) }
             _ = try await connection.query("INSERT OR IGNORE INTO \(StoreSchema.markerTable) (key, value) VALUES ('format', ?)", [.text(StoreSchema.format)])
             _ = try await connection.query("COMMIT")
         } catch {
@@ -138,23 +146,30 @@ final class SQLiteRoomStore: RoomStore, StoreWithWriterThread {
             // An id may be taken again once its room finished: the old room's rows go first.
             return ["inputs", "seats"].map { Statement("DELETE FROM \($0) WHERE room = ?", [.text(room.id)]) } + [
                 Statement("DELETE FROM rooms WHERE id = ?", [.text(room.id)]),
-                Statement("INSERT INTO rooms (id, rules, rules_sha256, params, seed, seats, device_rolls, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                Statement("INSERT INTO rooms (id, rules, rules_sha256, params, seed, seats, device_rolls, created, turn_seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                           [.text(room.id), .text(room.rulesFile), .text(room.rulesSHA256), .text(StoreSchema.paramsText(room.params)),
-                           .text(String(room.seed)), .integer(room.seatCount), .integer(room.deviceRolls ? 1 : 0), .integer(Int(room.created))]),
+                           .text(String(room.seed)), .integer(room.seatCount), .integer(room.deviceRolls ? 1 : 0), .integer(Int(room.created)),
+                           room.turnSeconds.map { .integer($0) } ?? .null]),
             ]
         case .seats(let room, let seats):
             return [Statement("DELETE FROM seats WHERE room = ?", [.text(room)])] + seats.enumerated().map { index, seat in
-                Statement("INSERT INTO seats (room, seat, name, token_sha256, last_seq) VALUES (?, ?, ?, ?, ?)",
-                          [.text(room), .integer(index + 1), .text(seat.name), .text(seat.tokenSHA256), .integer(Int(seat.lastSeq))])
+                Statement("INSERT INTO seats (room, seat, name, token_sha256, last_seq, has_left, ready) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                          [.text(room), .integer(index + 1), .text(seat.name), .text(seat.tokenSHA256), .integer(Int(seat.lastSeq)),
+                           .integer(seat.left ? 1 : 0), .integer(seat.ready ? 1 : 0)])
             }
         case .start(let room, let header):
             return [Statement("UPDATE rooms SET header = ? WHERE id = ?", [.text(header), .text(room)])]
         case .input(let room, let input):
-            return [Statement("INSERT INTO inputs (room, n, input, t, events, seat, seq) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            return [Statement("INSERT INTO inputs (room, n, input, t, events, seat, seq, kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                               [.text(room), .integer(Int(input.n)), .text(input.line), .integer(Int(input.time)), .text(input.events),
-                               sender.map { .integer($0.seat + 1) } ?? .null, sender.map { .integer(Int($0.seq)) } ?? .null])]
+                               sender.map { .integer($0.seat + 1) } ?? .null, sender.map { .integer(Int($0.seq)) } ?? .null, .text(input.kind.rawValue)])]
         case .lastSeq(let room, let seat, let seq):
             return [Statement("UPDATE seats SET last_seq = ? WHERE room = ? AND seat = ?", [.integer(Int(seq)), .text(room), .integer(seat + 1)])]
+        case .seatStatus(let room, let seat, let left, let ready):
+            return [Statement("UPDATE seats SET has_left = ?, ready = ? WHERE room = ? AND seat = ?",
+                              [.integer(left ? 1 : 0), .integer(ready ? 1 : 0), .text(room), .integer(seat + 1)])]
+        case .abandoned(let room, let abandoned):
+            return [Statement("UPDATE rooms SET abandoned = ? WHERE id = ?", [.integer(abandoned ? 1 : 0), .text(room)])]
         case .finish(let room, let reason):
             return [Statement("UPDATE rooms SET finished = ?, closed_reason = ? WHERE id = ?",
                               [.integer(Int(Date().timeIntervalSince1970)), .text(reason), .text(room)])]
@@ -163,7 +178,7 @@ final class SQLiteRoomStore: RoomStore, StoreWithWriterThread {
 
     func unfinishedRooms() async throws -> [StoredRoom] {
         let rows = try await connection.query(
-            "SELECT id, rules, rules_sha256, params, seed, seats, device_rolls, created, header FROM rooms WHERE finished IS NULL ORDER BY created, id")
+            "SELECT id, rules, rules_sha256, params, seed, seats, device_rolls, created, header, turn_seconds, abandoned FROM rooms WHERE finished IS NULL ORDER BY created, id")
         var rooms: [StoredRoom] = []
         for row in rows {
             guard let id = row.column("id")?.string else { continue }
@@ -180,16 +195,23 @@ final class SQLiteRoomStore: RoomStore, StoreWithWriterThread {
                 deviceRolls: try field("device_rolls", row.column("device_rolls")?.integer) != 0,
                 created: Int64(try field("created", row.column("created")?.integer)),
                 header: row.column("header")?.string)
-            for seat in try await connection.query("SELECT name, token_sha256, last_seq FROM seats WHERE room = ? ORDER BY seat", [.text(id)]) {
+            if let seconds = row.column("turn_seconds"), !seconds.isNull {
+                room.turnSeconds = try field("turn_seconds", seconds.integer.flatMap { StoreSchema.turnSeconds($0) })
+            }
+            room.abandoned = try field("abandoned", row.column("abandoned")?.integer) != 0
+            for seat in try await connection.query("SELECT name, token_sha256, last_seq, has_left, ready FROM seats WHERE room = ? ORDER BY seat", [.text(id)]) {
                 room.seats.append(StoredSeat(name: try field("seat name", seat.column("name")?.string),
                                              tokenSHA256: try field("token", seat.column("token_sha256")?.string),
-                                             lastSeq: Int64(try field("last_seq", seat.column("last_seq")?.integer))))
+                                             lastSeq: Int64(try field("last_seq", seat.column("last_seq")?.integer)),
+                                             left: try field("has_left", seat.column("has_left")?.integer) != 0,
+                                             ready: try field("ready", seat.column("ready")?.integer) != 0))
             }
-            for input in try await connection.query("SELECT n, input, t, events, seat, seq FROM inputs WHERE room = ? ORDER BY n", [.text(id)]) {
+            for input in try await connection.query("SELECT n, input, t, events, seat, seq, kind FROM inputs WHERE room = ? ORDER BY n", [.text(id)]) {
                 let stored = StoredInput(n: Int64(try field("input n", input.column("n")?.integer)),
                                          line: try field("input", input.column("input")?.string),
                                          time: Int64(try field("input t", input.column("t")?.integer)),
-                                         events: try field("events", input.column("events")?.string))
+                                         events: try field("events", input.column("events")?.string),
+                                         kind: try field("input kind", input.column("kind")?.string.flatMap(StoredInput.Kind.init(rawValue:))))
                 room.inputs.append(stored)
                 // The seat's sequence number as of this input (format 2; NULL: a timer's input).
                 if let seat = input.column("seat"), !seat.isNull {

@@ -11,6 +11,10 @@ enum StoreWrite: Sendable, Equatable {
     case input(room: String, StoredInput)
     /// A seat's last applied sequence number.
     case lastSeq(room: String, seat: Int, seq: Int64)
+    /// Whether a seat's player left the game, and whether they are ready for another.
+    case seatStatus(room: String, seat: Int, left: Bool, ready: Bool)
+    /// Whether the players abandoned the game a seat blocked.
+    case abandoned(room: String, Bool)
     /// The room is closed: it is not reopened on restart.
     case finish(room: String, reason: String)
 }
@@ -20,7 +24,8 @@ extension StoreWrite {
     var room: String {
         switch self {
         case .room(let room): return room.id
-        case .seats(let room, _), .start(let room, _), .input(let room, _), .lastSeq(let room, _, _), .finish(let room, _): return room
+        case .seats(let room, _), .start(let room, _), .input(let room, _), .lastSeq(let room, _, _), .finish(let room, _),
+             .seatStatus(let room, _, _, _), .abandoned(let room, _): return room
         }
     }
 }

@@ -17,6 +17,11 @@ struct StoredRoom: Sendable, Equatable {
     var created: Int64
     /// The game's log header (`GameLog.Header` as one JSON line) once the game started.
     var header: String?
+    /// Seconds a move may take before the bot plays it, as the creator set it (nil: the
+    /// rules' `turn_seconds`, else the server's default; format 3).
+    var turnSeconds: Int?
+    /// The players abandoned the game a seat blocked (format 3).
+    var abandoned = false
     var seats: [StoredSeat] = []
     var inputs: [StoredInput] = []
 
@@ -29,6 +34,10 @@ struct StoredSeat: Sendable, Equatable {
     var name: String
     var tokenSHA256: String
     var lastSeq: Int64
+    /// The player left during the game: the bot plays the seat until they come back (format 3).
+    var left = false
+    /// The game is over and the player asked for another (format 3).
+    var ready = false
 }
 
 /// One input as the room log writes it (`as Ann roll`, `tick 1500ms`, `restart`), the game
@@ -38,4 +47,15 @@ struct StoredInput: Sendable, Equatable {
     var line: String
     var time: Int64
     var events: String
+    /// How `line` is written (the `kind` column, format 3): a REPL line, or an input as
+    /// typed JSON (an action, its arguments' types kept); rows of both kinds sit side by
+    /// side, each read as its kind says.
+    var kind: Kind = .line
+
+    enum Kind: String, Sendable, Equatable, CaseIterable {
+        /// A REPL command line (`as Ann call 07`), replayed through the REPL's parser.
+        case line
+        /// A typed input as one JSON object (`GameInput.json`).
+        case json
+    }
 }
