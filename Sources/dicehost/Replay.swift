@@ -26,7 +26,21 @@ extension DiceHostCommand {
         @Flag(help: "Only print the logged events with their game time (the text view of the log).")
         var text = false
 
+        @Flag(help: "Rewrite a log of format 1 (inputs as command lines) in format 2 (inputs typed) after replaying it; a log that does not replay as logged is left as it was.")
+        var convert = false
+
         func run() throws {
+            if convert {
+                do {
+                    let converted = try GameLogConversion.convert(log)
+                    print(converted == 0 ? "\(log): already in format \(GameLog.version), left as it was"
+                                         : "\(log): \(converted) game\(converted == 1 ? "" : "s") converted to format \(GameLog.version)")
+                } catch {
+                    printError("dicehost: \(error)")
+                    throw ExitStatus.failure
+                }
+                return
+            }
             // The log is read line by line and each input replayed as it is read: memory
             // stays the same however long the log. A malformed line ends the replay there.
             if text {

@@ -352,10 +352,10 @@ struct ProtocolTests {
         }
         #expect(seen.count > 5)
         #expect(seen == Array(logged.prefix(seen.count)))
-        #expect(lines.first?.contains("\"dicehost_log\":1") == true)
-        #expect(lines.contains { $0.contains("\"input\":\"as Ann roll\"") })
-        #expect(lines.contains { $0.contains("\"input\":\"as Bob show 25 red true\"") })
-        #expect(lines.contains { $0.contains("\"input\":\"tick ") })
+        #expect(lines.first?.contains("\"dicehost_log\":2") == true)
+        #expect(lines.contains { $0.contains("\"command\":\"as Ann roll\"") })
+        #expect(lines.contains { $0.contains("\"command\":\"as Bob show 25 red true\"") })
+        #expect(lines.contains { $0.contains("\"command\":\"tick ") })
 
         // The online game, replayed from the log by `dicehost replay`'s engine: every event matches.
         server.stop()

@@ -169,7 +169,7 @@ final class LinkedRace {
         link.run("tick 2s")
         let log = try GameLog.parse(lines.joined(separator: "\n"))
         #expect(log[0].header.die == "sim:tilt@2,disconnect@3")
-        #expect(log[0].entries.contains { $0.entry.input == "device disconnected" })
+        #expect(log[0].entries.contains { $0.entry.input == GameInput(.device(.status(.disconnected, value: nil))) })
         let report = GameReplay.run(log)
         #expect(report.matched, "\(report.lines)")
         #expect(report.games[0].matchedInputs == log[0].entries.count)

@@ -32,7 +32,7 @@ import Testing
         #expect(header.seed == 7 && header.players == ["Ann", "Bob"] && header.params == [["target", "12"]])
         #expect(header.events.first?["text"] == .string("start Ann,Bob seed=7"))
         let entries = games[0].entries.map(\.entry)
-        #expect(entries.map(\.inputText) == ["roll 3", "fly", "roll 4", "tick 2s"])
+        #expect(entries.map(\.inputText) == ["roll 3", "fly", "roll 4", "tick 2000ms"])  // a typed input shows as its line
         #expect(entries[0].events.first?["text"] == .string("roll Ann ⚂"))
         #expect(entries[1].error == "unknown command 'fly' (try 'help')" && entries[1].events.isEmpty)
         #expect(entries[3].t == 2000)
@@ -53,7 +53,7 @@ import Testing
         let recorder = GameLogRecorder { lines.append($0); return nil }
         while !game.isOver { try recorder.playBotMove(game) }
         let games = try GameLog.parse(lines.joined(separator: "\n"))
-        #expect(games[0].entries.allSatisfy { $0.entry.bot == true && $0.entry.input == nil })
+        #expect(games[0].entries.allSatisfy { $0.entry.isBotMove && $0.entry.command == nil })
         #expect(GameReplay.run(games).matched)
     }
 
@@ -96,16 +96,24 @@ import Testing
 
     @Test func badLogLinesNameTheLineAndWhatWasExpected() throws {
         let header = try recordedRace([])[0]
+        // Format 1 (inputs as command lines) is still read, and still checked.
+        let formatOne = header.replacingOccurrences(of: "\"dicehost_log\":2", with: "\"dicehost_log\":1")
         let cases: [(String, String)] = [
             ("", "log:1: expected a header line, the file has no games"),
             ("not json", "log:1: expected one JSON object per line, got 'not json'"),
-            ("{\"n\":1,\"input\":\"roll\",\"t\":0,\"events\":[]}", "log:1: expected a header line ({\"dicehost_log\":1,\"rules\":…}) before any input, got '{\"n\":1,\"input\":\"roll\",\"t\":0,\"events\":[]}'"),
-            (header + "\n{\"n\":1,\"t\":0,\"events\":[]}", "log:2: expected an input line with either \"input\" (a command) or \"bot\":true"),
-            (header + "\n{\"n\":2,\"input\":\"roll\",\"t\":0,\"events\":[]}", "log:2: expected input number 1, got 2"),
-            (header + "\n{\"n\":1,\"input\":\"roll\",\"t\":0}", "log:2: expected an input line: the field 'events' is missing"),
-            (header + "\n{\"n\":1,\"input\":7,\"t\":0,\"events\":[]}", "log:2: expected an input line: the field 'input' is not a string"),
-            (header + "\n{\"n\":1,\"input\":\"roll\",\"t\":0,\"events\":[{\"t\":0}]}", "log:2: expected event 1 to be an object with \"t\" (ms) and \"text\", got '{\"t\":0}'"),
-            ("{\"dicehost_log\":9}", "log:1: this log is format 9; this dicehost reads format 1"),
+            ("{\"n\":1,\"command\":\"roll\",\"t\":0,\"events\":[]}", "log:1: expected a header line ({\"dicehost_log\":2,\"rules\":…}) before any input, got '{\"n\":1,\"command\":\"roll\",\"t\":0,\"events\":[]}'"),
+            (header + "\n{\"n\":1,\"t\":0,\"events\":[]}", "log:2: expected an input line with either \"input\" (an input object) or \"command\" (a command line)"),
+            (header + "\n{\"n\":2,\"command\":\"roll\",\"t\":0,\"events\":[]}", "log:2: expected input number 1, got 2"),
+            (header + "\n{\"n\":1,\"input\":{\"type\":\"roll\"},\"t\":0}", "log:2: expected an input line: the field 'events' is missing"),
+            (header + "\n{\"n\":1,\"input\":7,\"t\":0,\"events\":[]}", "log:2: expected an input: the field 'input': expected an object, got 7"),
+            (header + "\n{\"n\":1,\"input\":{\"type\":\"action\",\"name\":\"call\",\"args\":[[1]]},\"t\":0,\"events\":[]}",
+             "log:2: expected an input: the field 'input.args[0]': expected an integer, a number, a string or true/false, got [1]"),
+            (header + "\n{\"n\":1,\"input\":{\"type\":\"fly\"},\"t\":0,\"events\":[]}",
+             "log:2: expected an input: the field 'input.type': expected roll, action, tick, device, tilt, sensor, restart, reload or bot, got \"fly\""),
+            (header + "\n{\"n\":1,\"command\":\"roll\",\"t\":0,\"events\":[{\"t\":0}]}", "log:2: expected event 1 to be an object with \"t\" (ms) and \"text\", got '{\"t\":0}'"),
+            (formatOne + "\n{\"n\":1,\"t\":0,\"events\":[]}", "log:2: expected an input line with either \"input\" (a command) or \"bot\":true"),
+            (formatOne + "\n{\"n\":1,\"input\":7,\"t\":0,\"events\":[]}", "log:2: expected an input line: the field 'input' is not a string"),
+            ("{\"dicehost_log\":9}", "log:1: this log is format 9; this dicehost reads formats 1 to 2"),
             ("{\"dicehost_log\":1,\"rules\":\"r.lua\"}", "log:1: expected a header: the field 'rules_sha256' is missing"),
         ]
         for (text, expected) in cases {

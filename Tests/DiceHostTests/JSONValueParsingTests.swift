@@ -48,10 +48,15 @@ import Testing
 
     /// A log entry's line is written without JSONEncoder, byte for byte what it wrote.
     @Test func aLogEntryLineIsJSONEncodersBytes() throws {
-        func throughEncoder<T: Encodable>(_ value: T) -> String { GameLog.line(value) }
+        // What the entry holds, as a Codable struct JSONEncoder writes (the input as JSON).
+        struct Mirror: Encodable { var n: Int; var command: String?; var input: JSONValue?; var t: Int; var events: [JSONValue]; var error: String? }
+        func throughEncoder(_ entry: GameLog.Entry) -> String {
+            GameLog.line(Mirror(n: entry.n, command: entry.command, input: entry.input?.jsonValue, t: entry.t, events: entry.events, error: entry.error))
+        }
         let events: [JSONValue] = [.object(["t": .integer(5), "type": .string("say"), "text": .string("a/b \"c\" é\n")])]
         for entry in [GameLog.Entry(n: 3, input: "as Ann roll 3 4", t: 1500, events: events, error: nil),
-                      GameLog.Entry(n: 1, input: nil, bot: true, t: 0, events: [], error: "no \"such\" thing")] {
+                      GameLog.Entry(n: 1, input: nil, bot: true, t: 0, events: [], error: "no \"such\" thing"),
+                      GameLog.Entry(n: 2, input: GameInput(.roll(.values([3, 4])), seat: "Ann"), t: 9, events: events, error: nil)] {
             #expect(GameLog.line(entry) == throughEncoder(entry))
         }
     }

@@ -41,7 +41,7 @@ import Testing
                 #expect("\(error)" == "log:1: expected a header: the field 'seed' must be a whole number from 0 to 18446744073709551615, got '\(shown)'")
             }
         }
-        let entry = "{\"n\":1,\"input\":\"roll\",\"t\":1e300,\"events\":[]}"
+        let entry = "{\"n\":1,\"command\":\"roll\",\"t\":1e300,\"events\":[]}"
         do { _ = try GameLog.parse(header + "\n" + entry); Issue.record("accepted t 1e300") } catch {
             #expect("\(error)".hasPrefix("log:2: expected an input line: the field 't' must be a whole number from "))
         }
@@ -51,7 +51,8 @@ import Testing
         var lines = try recordedPig(["roll 3"])
         // The roll event keeps its text but says it showed another value.
         #expect(lines[1].contains("\"values\":[3]"))
-        lines[1] = lines[1].replacingOccurrences(of: "\"values\":[3]", with: "\"values\":[4]")
+        // The event's values, not the typed input's (`{"type":"roll","values":[3]}`).
+        lines[1] = lines[1].replacingOccurrences(of: "\"total\":3,\"type\":\"roll\",\"values\":[3]", with: "\"total\":3,\"type\":\"roll\",\"values\":[4]")
         let report = GameReplay.run(try GameLog.parse(lines.joined(separator: "\n")))
         let divergence = try #require(report.games[0].divergence)
         #expect(divergence.lines.contains("  field \"values\" differs: logged [4], replayed [3]"), "\(divergence.lines)")
@@ -74,11 +75,11 @@ import Testing
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try "t,x,y,z\n0,0,0,1\n".write(toFile: folder + "/rec.csv", atomically: true, encoding: .utf8)
         var lines = try recordedPig(["roll 3"])
-        lines.append("{\"n\":2,\"input\":\"save \(folder)/out.txt\",\"t\":0,\"events\":[]}")
+        lines.append("{\"n\":2,\"command\":\"save \(folder)/out.txt\",\"t\":0,\"events\":[]}")
         let report = GameReplay.run(try GameLog.parse(lines.joined(separator: "\n")))
         #expect(report.games[0].divergence?.replayedError == "cannot write \(folder)/out.txt: a replay never writes files (the log asked to)")
         #expect(!FileManager.default.fileExists(atPath: folder + "/out.txt"))
-        lines[2] = "{\"n\":2,\"input\":\"sensor accelerometer \(folder)/rec.csv\",\"t\":0,\"events\":[]}"
+        lines[2] = "{\"n\":2,\"command\":\"sensor accelerometer \(folder)/rec.csv\",\"t\":0,\"events\":[]}"
         let read = GameReplay.run(try GameLog.parse(lines.joined(separator: "\n")))
         #expect(read.games[0].divergence?.replayedError == "cannot load \(folder)/rec.csv: a replayed log read from text may not read files")
     }

@@ -25,8 +25,8 @@ import Testing
                                    input: "roll\nroll\ntick 5s\nconnect\nroll\n")
         #expect(play.status == 0, "\(play)")
         let log = try String(contentsOfFile: folder + "/g.jsonl", encoding: .utf8)
-        #expect(log.hasPrefix("{\"dicehost_log\":1,\"die\":\"sim:disconnect@2\""))
-        #expect(log.contains("\"input\":\"device disconnected\""))
+        #expect(log.hasPrefix("{\"dicehost_log\":2,\"die\":\"sim:disconnect@2\""))
+        #expect(log.contains("\"input\":{\"event\":\"disconnected\",\"type\":\"device\"}"))
         let replay = try runDicehost(["replay", folder + "/g.jsonl"])
         #expect(replay.status == 0, "\(replay)")
     }

@@ -51,9 +51,9 @@ import Testing
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("none.jsonl:0: cannot read the log: No such file or directory"))
     }
-    /// A log line as a hand-edited log would have it: an input and no events.
+    /// A log line as a hand-edited log would have it: a command and no events.
     func entry(_ n: Int, _ input: String) -> String {
-        "{\"n\":\(n),\"input\":\"\(input)\",\"t\":0,\"events\":[]}\n"
+        "{\"n\":\(n),\"command\":\"\(input)\",\"t\":0,\"events\":[]}\n"
     }
 
     @Test func aLoggedSaveIsRefusedAndWritesNothing() throws {
@@ -90,10 +90,12 @@ import Testing
         #expect(play.status == 0, "\(play)")
         let good = try runDicehost(["replay", log])
         #expect(good.status == 0, "\(good)")
+        // The log holds the recording's samples, typed; an edited log may name a file in a
+        // command line instead, as a format 1 log did.
         for outside in ["../outside/secret.csv", folder + "/outside/secret.csv"] {
-            var text = try String(contentsOfFile: log, encoding: .utf8)
-            text = text.replacingOccurrences(of: "sensor accelerometer \(folder)/logs/tilt.csv", with: "sensor accelerometer \(outside)")
-            try text.write(toFile: folder + "/logs/edited.jsonl", atomically: true, encoding: .utf8)
+            var lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
+            lines[1] = entry(1, "sensor accelerometer \(outside)").trimmingCharacters(in: .newlines)
+            try (lines.joined(separator: "\n") + "\n").write(toFile: folder + "/logs/edited.jsonl", atomically: true, encoding: .utf8)
             let replay = try runDicehost(["replay", folder + "/logs/edited.jsonl"])
             #expect(replay.status == 1, "\(replay)")
             #expect(replay.stdout.contains("error: cannot load \(outside): a replayed log may only read files in its own folder (\(folder)/logs)"), "\(replay.stdout)")

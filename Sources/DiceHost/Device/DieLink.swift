@@ -8,9 +8,9 @@
 /// - Sensor samples are delivered to `sensor.every` subscriptions at their rates on the
 ///   game clock; the die is asked to stream what the rules subscribe to.
 ///
-/// Every input goes through `run` as a session command (`device roll 5`, `device
-/// disconnected`, `sensor accelerometer 0.1 0 0.99 @1500`), so a `GameLogRecorder`
-/// passed as `recorder` logs it and `GameReplay` replays it without the die.
+/// Every report becomes a typed `GameInput` (a device roll, a connection change, a
+/// sensor sample at its game time) applied through `run`, so a `GameLogRecorder` passed
+/// as `recorder` logs it and `GameReplay` replays it without the die.
 ///
 /// Threading: a link, its session and its die belong to one thread or actor (see `GameHost`).
 public final class DieLink {
@@ -79,30 +79,37 @@ public final class DieLink {
         case .disconnected, .connectionFailed, .authorisationFailed: dieIsConnected = false
         default: break
         }
-        let line: String?
+        let kind: GameInput.Kind?
         switch event {
-        case .connected: line = "device connected"
-        case .disconnected: line = "device disconnected"
-        case .connectionFailed: line = "device connection_failed"
-        case .authorisationFailed: line = "device authorisation_failed"
-        case .battery(let level, _): line = "device battery \(min(max(level, 0), 100))"
-        case .roll(let roll):
-            switch roll.flag {
-            case .ok: line = "device roll " + roll.values.map(String.init).joined(separator: " ")
-            case .tilt: line = "device roll tilt"
-            case .tooShort: line = "device roll short"
-            }
+        case .connected: kind = .device(.status(.connected, value: nil))
+        case .disconnected: kind = .device(.status(.disconnected, value: nil))
+        case .connectionFailed: kind = .device(.status(.connectionFailed, value: nil))
+        case .authorisationFailed: kind = .device(.status(.authorisationFailed, value: nil))
+        case .battery(let level, _): kind = .device(.status(.battery, value: min(max(level, 0), 100)))
+        case .roll(let roll): kind = .device(.roll(roll.flag == .ok ? Roll(values: roll.values) : Roll(values: [], flag: roll.flag)))
         case .sensor(let sample):
             if sampleOffset == nil || sample.time < (lastSampleTime ?? 0) { sampleOffset = game.now - sample.time }
             let offset = sampleOffset ?? 0
             lastSampleTime = sample.time
             let at = max(game.now, min(HostLimits.maximumTime, sample.time + offset))
-            line = "sensor \(sample.sensor.rawValue) " + sample.values.map(Self.decimal).joined(separator: " ") + " @\(at)"
-        case .rollState, .signal: line = nil
+            // Values as a `sensor` line always gave them (6 places, within its range), so
+            // a game plays the same whether its samples came from a die or a transcript.
+            let values = sample.values.map { Double(Self.decimal($0)) ?? 0 }
+            kind = .sensor(samples: [SensorSample(sensor: sample.sensor, time: at, values: values)], fromNow: false)
+        case .rollState, .signal: kind = nil
         }
-        guard let line else { return }
-        let reply = run(line)
-        for text in reply.lines where text.hasPrefix("error: ") { onEvent?(.ignored(String(text.dropFirst("error: ".count)))) }
+        guard let kind else { return }
+        run(GameInput(kind))
+        if let error = session.lastError { onEvent?(.ignored(error)) }
+    }
+
+    /// Applies a typed input, logging it if there is a recorder, and then brings the die
+    /// up to date; `session.lastOutcome` says what became of it.
+    @discardableResult
+    public func run(_ input: GameInput) -> GameSession.Reply {
+        let reply = recorder?.run(input, in: session) ?? session.run(input)
+        sync()
+        return reply
     }
 
     /// Sends the die what changed in the game: new LED commands, roll updates on or off,

@@ -66,10 +66,18 @@ public actor GameHost {
     @discardableResult
     public func run(_ line: String) -> [String] {
         let reply = link.run(line)
-        for text in reply.lines where text.hasPrefix("error: ") {
-            continuation.yield(Event(time: session.game.now, kind: .ignored(String(text.dropFirst("error: ".count)))))
-        }
+        if let error = session.lastError { continuation.yield(Event(time: session.game.now, kind: .ignored(error))) }
         return reply.lines
+    }
+
+    /// Applies a typed input (an action with typed arguments, a tick, …) and says what
+    /// became of it; a refusal or failure is also reported as `.ignored`.
+    @discardableResult
+    public func apply(_ input: GameInput) -> GameOutcome {
+        link.run(input)
+        let outcome = session.lastOutcome ?? .refused(.refused, session.lastError ?? "the input was not applied")
+        if let error = session.lastError { continuation.yield(Event(time: session.game.now, kind: .ignored(error))) }
+        return outcome
     }
 
     /// Passes on a report from the die (a Bluetooth implementation calls this).

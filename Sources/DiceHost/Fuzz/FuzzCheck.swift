@@ -1,3 +1,4 @@
+import Lua
 /// What `dicehost fuzz` checks along a game, and what a rule test may ask for with a
 /// `# check: …` line in its header (so a case fuzz found stays a test until the rules
 /// are fixed). Each has a stable name: the one the header and `--json` use.
@@ -50,6 +51,35 @@ public struct FuzzFailure: Error, Equatable, Sendable, CustomStringConvertible {
     public var check: FuzzCheck
     public var input: Int?
     public var message: String
+    /// The script line the Lua error points at (a rule error, a broken invariant), when
+    /// it names one: two failures of the same check at different lines are two bugs.
+    public var location: ScriptLocation?
+
+    public init(check: FuzzCheck, input: Int?, message: String, location: ScriptLocation? = nil) {
+        self.check = check
+        self.input = input
+        self.message = message
+        self.location = location
+    }
+
+    /// A script file and line, as a Lua error names them.
+    public struct ScriptLocation: Equatable, Hashable, Sendable {
+        public var file: String
+        public var line: Int
+
+        /// Where `error` points, if it is a Lua error (bare or in a `GameError`) with a line.
+        public init?(of error: Error) {
+            let lua: LuaError
+            switch error {
+            case let failure as LuaError: lua = failure
+            case GameError.script(let failure): lua = failure
+            default: return nil
+            }
+            guard let file = lua.file, let line = lua.line else { return nil }
+            self.file = file
+            self.line = line
+        }
+    }
 
     public var description: String { "\(check.rawValue): \(message)" }
 }

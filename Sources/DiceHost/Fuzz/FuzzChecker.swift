@@ -22,9 +22,9 @@ public final class FuzzChecker {
     let makeGame: () throws -> Game
     /// What `undo` took back, newest last: the state before the undo and the output of
     /// the input it took back (a `redo` must give both again).
-    var undone: [(fingerprint: [String], output: [String])] = []
+    var undone: [(fingerprint: FuzzFingerprint, output: [String])] = []
     /// The state after the last input (taken only while `refusal-unchanged` is checked).
-    var lastFingerprint: [String]?
+    var lastFingerprint: FuzzFingerprint?
 
     /// Checks `session`'s game from its current position; `makeGame` makes the same game
     /// afresh (for replays).
@@ -48,31 +48,38 @@ public final class FuzzChecker {
         let undoneOutput = isUndo ? session.steps.last(where: \.changedGame)?.output : nil
         let hadRuleError = session.sawRuleError
         let generation = game.undoGeneration
+        let redoDepth = session.redoStack.count
         let reply = session.run(command)
         let changed = game.undoGeneration != generation
         steps.append(Step(command: command, actor: actor, output: reply.lines))
         let number = steps.count
-        let refused = reply.lines.first?.hasPrefix("error:") ?? false
+        // From what the session did, not from its reply's text: an undo moves an input to
+        // the redo stack, a redo takes one off it; any other command is refused when the
+        // session has an error for it.
+        let undid = isUndo && session.redoStack.count > redoDepth
+        let redid = isRedo && session.redoStack.count < redoDepth
+        let refused = isUndo ? !undid : isRedo ? !redid : session.lastError != nil
         lastFingerprint = watchesState ? game.fuzzFingerprint(session) : nil
 
         if checks.contains(.noRuleError), !hadRuleError, session.sawRuleError {
-            let error = reply.lines.first(where: { $0.hasPrefix("error:") }) ?? reply.lines.joined(separator: " ")
-            return FuzzFailure(check: .noRuleError, input: number, message: "input \(number) (\(command)) failed in the rules: \(error)")
+            var location: FuzzFailure.ScriptLocation?
+            if case .ruleFailure(let failure)? = session.lastOutcome { location = FuzzFailure.ScriptLocation(of: failure) }
+            let error = session.lastError.map { "error: " + $0 } ?? reply.lines.joined(separator: " ")
+            return FuzzFailure(check: .noRuleError, input: number, message: "input \(number) (\(command)) failed in the rules: \(error)", location: location)
         }
         if checks.contains(.refusalUnchanged), refused, !changed, !isUndo, !isRedo, let before, let after = lastFingerprint, before != after {
             return FuzzFailure(check: .refusalUnchanged, input: number,
-                               message: "input \(number) (\(command)) was refused but changed the game: \(Self.firstDifference(before, after))")
+                               message: "input \(number) (\(command)) was refused but changed the game: \(Self.firstDifference(before.lines, after.lines))")
         }
         if checks.contains(.undoRedo) {
-            if isUndo, reply.lines.first?.hasPrefix("undone:") == true, let before, let undoneOutput {
+            if undid, let before, let undoneOutput {
                 undone.append((before, undoneOutput))
-            } else if isRedo, reply.lines.first?.hasPrefix("redo:") == true, let saved = undone.popLast(), let after = lastFingerprint {
+            } else if redid, let saved = undone.popLast(), let after = lastFingerprint {
                 // The log's length is not compared: an undo truncates the log to where the
                 // input began, taking a reload's line after it too (a reload is not undone).
-                let state = { (lines: [String]) in lines.filter { !$0.hasPrefix("events: ") } }
-                if state(saved.fingerprint) != state(after) {
+                if saved.fingerprint.state != after.state {
                     return FuzzFailure(check: .undoRedo, input: number,
-                                       message: "input \(number) (redo) did not give back the state undo took back: \(Self.firstDifference(state(saved.fingerprint), state(after)))")
+                                       message: "input \(number) (redo) did not give back the state undo took back: \(Self.firstDifference(saved.fingerprint.state, after.state))")
                 }
                 let output = Array(reply.lines.dropFirst())
                 if saved.output != output {
@@ -83,8 +90,9 @@ public final class FuzzChecker {
                 undone.removeAll() // another line of play (or a reload, a tick): redo owes nothing
             }
         }
-        if checks.contains(.invariant), let broken = game.brokenInvariant() {
-            return FuzzFailure(check: .invariant, input: number, message: "after input \(number) (\(command)) the invariant is broken: \(broken)")
+        if checks.contains(.invariant), let broken = game.brokenInvariantError() {
+            return FuzzFailure(check: .invariant, input: number, message: "after input \(number) (\(command)) the invariant is broken: \(broken)",
+                               location: FuzzFailure.ScriptLocation(of: broken))
         }
         return nil
     }
@@ -119,7 +127,8 @@ public final class FuzzChecker {
                 if case .script(let failure) = error, !failure.isRefusal {
                     guard checks.contains(.noRuleError) else { return nil }
                     return FuzzFailure(check: .noRuleError, input: nil,
-                                       message: "bot move \(moves + 1) after input \(after) (by \(mover)) failed in the rules: \(error)")
+                                       message: "bot move \(moves + 1) after input \(after) (by \(mover)) failed in the rules: \(error)",
+                                       location: FuzzFailure.ScriptLocation(of: error))
                 }
                 guard checks.contains(.ends) else { return nil }
                 return FuzzFailure(check: .ends, input: nil,
@@ -129,9 +138,10 @@ public final class FuzzChecker {
                 return FuzzFailure(check: .ends, input: nil, message: "bot move \(moves + 1) after input \(after) failed: \(error)")
             }
             moves += 1
-            if checks.contains(.invariant), let broken = game.brokenInvariant() {
+            if checks.contains(.invariant), let broken = game.brokenInvariantError() {
                 return FuzzFailure(check: .invariant, input: nil,
-                                   message: "bot move \(moves) after input \(after) broke the invariant: \(broken)")
+                                   message: "bot move \(moves) after input \(after) broke the invariant: \(broken)",
+                                   location: FuzzFailure.ScriptLocation(of: broken))
             }
         }
         return nil

@@ -24,22 +24,11 @@ struct FuzzShrinker {
         self.stop = stop
     }
 
-    /// The first "FILE.lua:LINE" a failure's message names, if any.
-    static func scriptLine(in message: String) -> String? {
-        for word in message.split(whereSeparator: { $0 == " " || $0 == "(" || $0 == "'" }) {
-            let parts = word.split(separator: ":", omittingEmptySubsequences: false)
-            if parts.count >= 2, parts[0].hasSuffix(".lua"), !parts[1].isEmpty, parts[1].allSatisfy(\.isNumber) {
-                return "\(parts[0]):\(parts[1])"
-            }
-        }
-        return nil
-    }
-
     var outOfTime: Bool { runs >= maxRuns || DispatchTime.now() > deadline || stop?() == true }
 
     mutating func shrink(_ failing: FuzzCase) -> FuzzCase {
         guard let check = failing.failure?.check else { return failing }
-        let place = failing.failure.flatMap { Self.scriptLine(in: $0.message) }
+        let place = failing.failure?.location
         var best = failing
         func smaller(_ a: FuzzCase, than b: FuzzCase) -> Bool {
             if a.inputs.count != b.inputs.count { return a.inputs.count < b.inputs.count }
@@ -50,7 +39,7 @@ struct FuzzShrinker {
             guard !outOfTime else { return false }
             runs += 1
             guard let candidate = try? game.play(seed: best.gameSeed, choices: FuzzChoices(replaying: choices)),
-                  candidate.failure?.check == check, candidate.failure.flatMap({ Self.scriptLine(in: $0.message) }) == place,
+                  candidate.failure?.check == check, candidate.failure?.location == place,
                   smaller(candidate, than: best) else { return false }
             best = candidate
             return true

@@ -19,6 +19,12 @@ extension Game {
     /// Nil while the invariant holds (or there is none); else its error, the game left
     /// exactly as it was (whatever the hook writes is put back).
     public func brokenInvariant() -> String? {
+        brokenInvariantError().map { "\($0)" }
+    }
+
+    /// Nil while the invariant holds; else the error it raised (a `GameError.script`
+    /// with its file and line when the hook failed).
+    public func brokenInvariantError() -> Error? {
         let hook = lua.get(rulesTable, "invariant")
         guard case .function = hook else { return nil }
         do {
@@ -30,18 +36,29 @@ extension Game {
             }
             return nil
         } catch {
-            return "\(error)"
+            return error
         }
     }
 
     /// Everything an input may change, as text: `g.state`, the players, whose turn it
     /// is, the outcome, the clock, the pending timers (due times), the random
-    /// generator, the event count. Equal before and after means the input left the game
-    /// as it was.
-    func fuzzFingerprint(_ session: GameSession) -> [String] {
-        session.describeState() + ["current: \(currentPlayer ?? "-")", "outcome: \(outcome.map { "\($0)" } ?? "-")",
-                                   "now: \(now)", "timers: \(host.timers.pending.map(\.due).sorted())",
-                                   "random: \(lua.random.state)", "events: \(events.count)",
-                                   "rolls: \(rollCount)", "turns: \(turnCount)"]
+    /// generator; and the event count. Equal before and after means the input left the
+    /// game as it was.
+    func fuzzFingerprint(_ session: GameSession) -> FuzzFingerprint {
+        FuzzFingerprint(state: session.describeState() + ["current: \(currentPlayer ?? "-")", "outcome: \(outcome.map { "\($0)" } ?? "-")",
+                                                         "now: \(now)", "timers: \(host.timers.pending.map(\.due).sorted())",
+                                                         "random: \(lua.random.state)", "rolls: \(rollCount)", "turns: \(turnCount)"],
+                        eventCount: events.count)
     }
+}
+
+/// What the fuzzer compares of a game before and after an input: its state as lines, and
+/// how many events it has logged (an undo truncates the log, so a redo is compared on
+/// `state` alone).
+struct FuzzFingerprint: Equatable {
+    var state: [String]
+    var eventCount: Int
+
+    /// Both, as lines (to show the first difference).
+    var lines: [String] { state + ["events: \(eventCount)"] }
 }

@@ -40,7 +40,6 @@ extension Game {
         case .reload: try reload()
         case .bot:
             guard seat == nil || seat == currentPlayer else { throw GameError.refused("usage: bot (the current player's bot makes their move)") }
-            guard !isOver else { throw GameError.refused("the game is over") }
             try playBotMove()
         }
     }

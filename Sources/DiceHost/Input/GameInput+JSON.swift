@@ -135,7 +135,7 @@ extension GameInput {
             let name = try reader.string("name")
             guard case .array(let items)? = fields["args"] ?? .array([]) else { throw FormatError(field: "args", message: "expected a list of arguments, got \(Self.preview(fields["args"] ?? .null))") }
             reader.seen.insert("args")
-            let arguments = try items.enumerated().map { index, item in try ActionArgument(jsonValue: item, field: "args[\(index)]") }
+            let arguments = try items.enumerated().map { index, item in try GameInput.Argument(jsonValue: item, field: "args[\(index)]") }
             kind = .action(name: name, arguments: arguments)
         case "tick": kind = .tick(milliseconds: try reader.integer("ms"))
         case "device":
@@ -277,7 +277,7 @@ extension GameInput {
     }
 }
 
-extension ActionArgument {
+extension GameInput.Argument {
     /// The argument in JSON: a float is `.number`, an integer `.integer`.
     public var jsonValue: JSONValue {
         switch self {

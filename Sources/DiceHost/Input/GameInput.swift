@@ -21,7 +21,7 @@ public struct GameInput: Equatable, Sendable {
         /// A roll of the player's dice.
         case roll(RollInput)
         /// A named action of the rules' `actions` table with its arguments.
-        case action(name: String, arguments: [ActionArgument])
+        case action(name: String, arguments: [GameInput.Argument])
         /// The game clock moves on by this many ms.
         case tick(milliseconds: Int)
         /// What a connected die reported: a roll, or a change of its connection or battery.

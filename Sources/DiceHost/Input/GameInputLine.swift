@@ -20,6 +20,10 @@ public enum GameInputLine {
 
     /// Splits `line` into words.
     public static func words(_ line: String) throws -> [Word] {
+        // Most lines quote nothing: split them as the REPL always did.
+        if !line.utf8.contains(UInt8(ascii: "\"")) {
+            return line.split(whereSeparator: \.isWhitespace).map { Word(text: String($0), quoted: false, typed: String($0)) }
+        }
         var words: [Word] = []
         let scalars = Array(line.unicodeScalars)
         var index = 0

@@ -7,21 +7,30 @@ import Lua
 /// log again and check every event - or play it under edited rules and show the first
 /// input whose events differ.
 ///
-///     {"dicehost_log":1,"rules":"rules/race.lua","rules_sha256":"9f…","requires":[],
+///     {"dicehost_log":2,"rules":"rules/race.lua","rules_sha256":"9f…","requires":[],
 ///      "params":[["target","30"]],"seed":7,"players":["Ann","Bob"],"die":null,
 ///      "events":[{"t":0,"type":"start",…,"text":"start Ann,Bob seed=7"},…]}
-///     {"n":1,"input":"roll 3","t":0,"events":[{"t":0,"type":"roll",…,"text":"roll Ann ⚂"},…]}
-///     {"n":2,"input":"snap","t":0,"events":[],"error":"unknown command 'snap' (try 'help')"}
-///     {"n":3,"bot":true,"t":0,"events":[…]}
+///     {"n":1,"input":{"type":"roll","values":[3]},"t":0,"events":[{"t":0,"type":"roll",…,"text":"roll Ann ⚂"},…]}
+///     {"n":2,"input":{"type":"action","name":"call","args":["07",2.0],"seat":"Bob"},"t":0,"events":[…]}
+///     {"n":3,"command":"snap","t":0,"events":[],"error":"unknown command 'snap' (try 'help')"}
+///     {"n":4,"input":{"type":"bot"},"t":0,"events":[…]}
 ///
-/// An input is a command line as `GameSession` takes it (what the REPL and transcripts
-/// type: `roll 3 4`, `as Bob snap`, `tick 500ms`, `undo`, `die disconnect`, …), or a bot
-/// move (`"bot":true`, what `play --auto` and servers' bots make). Events are
-/// `GameEvent.json` objects with their stable `text` form added. A file may hold several
-/// games one after another (appending to a log starts a new game with a new header).
+/// An input is a typed `GameInput` in its JSON form (`GameInput.json`: an action's
+/// arguments keep their types, a float its fraction), or a session command that is not
+/// one (`undo`, `redo`, `load`, a line that did not parse), kept as the text typed.
+/// Events are `GameEvent.json` objects with their stable `text` form added. A file may
+/// hold several games one after another (appending to a log starts a new game with a
+/// new header).
+///
+/// Format 1 (before typed inputs) held every input as a command line (`"input":"roll 3"`)
+/// and a bot move as `"bot":true`; it is still read, each line then a command replayed
+/// through the REPL's parser as it was written. `GameLogConversion` rewrites such a file
+/// in format 2.
 public enum GameLog {
-    /// The format version this library writes and reads.
-    public static let version = 1
+    /// The format version this library writes (it reads `readableVersions`).
+    public static let version = 2
+    /// Format 1: inputs as command lines; still read and replayed.
+    public static let readableVersions = 1...2
 
     /// The first line of a game: everything needed to start it again.
     public struct Header: Codable, Equatable, Sendable {
@@ -75,30 +84,53 @@ public enum GameLog {
     }
 
     /// One input and what it caused.
-    public struct Entry: Codable, Equatable, Sendable {
+    public struct Entry: Equatable, Sendable {
         /// 1, 2, … within the game.
         public var n: Int
-        /// The command line (absent for a bot move).
-        public var input: String?
-        /// True for a bot move (absent otherwise).
-        public var bot: Bool?
+        /// The input, typed (nil for a command that is not one).
+        public var input: GameInput?
+        /// A session command that is not a typed input (`undo`, `load`, a line that did not
+        /// parse, every line of a format 1 log), as typed.
+        public var command: String?
         /// The game clock after the input (ms).
         public var t: Int
         public var events: [JSONValue]
         /// The error the input was refused with (the game stayed as it was).
         public var error: String?
 
-        public init(n: Int, input: String?, bot: Bool = false, t: Int, events: [JSONValue], error: String?) {
+        public init(n: Int, input: GameInput, t: Int, events: [JSONValue], error: String?) {
             self.n = n
             self.input = input
-            self.bot = bot ? true : nil
             self.t = t
             self.events = events
             self.error = error
         }
 
-        /// What the input was, for people: the command line, or "(bot move)".
-        public var inputText: String { input ?? "(bot move)" }
+        public init(n: Int, command: String, t: Int, events: [JSONValue], error: String?) {
+            self.n = n
+            self.command = command
+            self.t = t
+            self.events = events
+            self.error = error
+        }
+
+        /// A command line as format 1 held it (nil with `bot`: a bot move).
+        public init(n: Int, input line: String?, bot: Bool = false, t: Int, events: [JSONValue], error: String?) {
+            self.n = n
+            if bot || line == nil { input = GameInput(.bot) } else { command = line }
+            self.t = t
+            self.events = events
+            self.error = error
+        }
+
+        /// True for a bot move.
+        public var isBotMove: Bool { input?.kind == .bot }
+
+        /// What the input was, for people: its REPL line, or the command.
+        public var inputText: String {
+            if isBotMove, input?.seat == nil { return "(bot move)" }
+            return input?.line ?? command ?? ""
+        }
     }
 
     /// One game of a log file: its header and inputs, with the file lines they came from.
@@ -231,14 +263,32 @@ public enum GameLog {
         JSONValue.array(values).description
     }
 
-    /// One entry's log line (no newline): the bytes `line(_:)` writes through `JSONEncoder`,
-    /// written directly (a served room writes one per input: issue 32).
+    /// One entry's log line (no newline), keys sorted: the input in its own JSON form
+    /// (floats keep their fraction), everything else as `JSONValue` writes it.
     public static func line(_ entry: Entry) -> String {
-        var fields: [String: JSONValue] = ["n": .integer(Int64(entry.n)), "t": .integer(Int64(entry.t)), "events": .array(entry.events)]
-        if let input = entry.input { fields["input"] = .string(input) }
-        if let bot = entry.bot { fields["bot"] = .bool(bot) }
-        if let error = entry.error { fields["error"] = .string(error) }
-        return JSONValue.object(fields).description
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
+        func field(_ key: String, first: Bool = false) {
+            if !first { out.append(UInt8(ascii: ",")) }
+            JSONValue.quote(key, into: &out)
+            out.append(UInt8(ascii: ":"))
+        }
+        out.append(UInt8(ascii: "{"))
+        var first = true
+        if let command = entry.command { field("command", first: first); first = false; JSONValue.string(command).write(into: &out) }
+        if let error = entry.error { field("error", first: first); first = false; JSONValue.string(error).write(into: &out) }
+        field("events", first: first)
+        JSONValue.array(entry.events).write(into: &out)
+        if let input = entry.input {
+            field("input")
+            GameInput.write(input.jsonValue, into: &out)
+        }
+        field("n")
+        JSONValue.writeInteger(Int64(entry.n), into: &out)
+        field("t")
+        JSONValue.writeInteger(Int64(entry.t), into: &out)
+        out.append(UInt8(ascii: "}"))
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// An event as the log keeps it: `GameEvent.json` plus its `text`, made from the

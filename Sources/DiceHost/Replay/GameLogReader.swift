@@ -15,6 +15,8 @@ extension GameLog {
         public let file: String
         private var sawHeader = false
         private var lastInput = 0
+        /// The format of the game being read (its header's `dicehost_log`).
+        public private(set) var format = GameLog.version
         private let decoder = JSONDecoder()
 
         public init(file: String = "log") { self.file = file }
@@ -27,10 +29,11 @@ extension GameLog {
                 throw FormatError(file: file, line: lineNumber, message: "expected one JSON object per line, got \(preview(String(decoding: bytes, as: UTF8.self)))")
             }
             if fields["dicehost_log"] != nil {
-                guard fields["dicehost_log"] == .integer(Int64(version)) else {
+                guard case .integer(let written)? = fields["dicehost_log"], readableVersions.contains(Int(written)) else {
                     throw FormatError(file: file, line: lineNumber,
-                                      message: "this log is format \(fields["dicehost_log"]?.description ?? "?"); this dicehost reads format \(version)")
+                                      message: "this log is format \(fields["dicehost_log"]?.description ?? "?"); this dicehost reads formats \(readableVersions.lowerBound) to \(readableVersions.upperBound)")
                 }
+                format = Int(written)
                 if let problem = wholeNumberProblem(fields, ["seed"], unsigned: true) {
                     throw FormatError(file: file, line: lineNumber, message: "expected a header: \(problem)")
                 }
@@ -49,16 +52,60 @@ extension GameLog {
             if let problem = wholeNumberProblem(fields, ["n", "t"], unsigned: false) {
                 throw FormatError(file: file, line: lineNumber, message: "expected an input line: \(problem)")
             }
-            let entry = try decode(Entry.self, from: bytes, what: "an input line", file: file, line: lineNumber)
-            guard (entry.input != nil) != (entry.bot == true) else {
-                throw FormatError(file: file, line: lineNumber, message: "expected an input line with either \"input\" (a command) or \"bot\":true")
-            }
+            let entry = try format == 1 ? formatOneEntry(bytes, line: lineNumber) : formatTwoEntry(bytes, fields: fields, line: lineNumber)
             guard entry.n == lastInput + 1 else {
                 throw FormatError(file: file, line: lineNumber, message: "expected input number \(lastInput + 1), got \(entry.n)")
             }
             try checkEvents(entry.events, file: file, line: lineNumber)
             lastInput = entry.n
             return .entry(entry, line: lineNumber)
+        }
+
+        /// An input line of format 1: a command line, or a bot move.
+        func formatOneEntry(_ bytes: Data, line lineNumber: Int) throws -> Entry {
+            let raw = try decode(FormatOneEntry.self, from: bytes, what: "an input line", file: file, line: lineNumber)
+            guard (raw.input != nil) != (raw.bot == true) else {
+                throw FormatError(file: file, line: lineNumber, message: "expected an input line with either \"input\" (a command) or \"bot\":true")
+            }
+            return Entry(n: raw.n, input: raw.input, bot: raw.bot == true, t: raw.t, events: raw.events, error: raw.error)
+        }
+
+        /// An input line of format 2: a typed input or a command. The input is read again
+        /// from the text keeping fractions (`2.0` a float), as `GameInput` reads it.
+        func formatTwoEntry(_ bytes: Data, fields: [String: JSONValue], line lineNumber: Int) throws -> Entry {
+            let raw = try decode(FormatTwoEntry.self, from: bytes, what: "an input line", file: file, line: lineNumber)
+            guard (fields["input"] != nil) != (raw.command != nil) else {
+                throw FormatError(file: file, line: lineNumber, message: "expected an input line with either \"input\" (an input object) or \"command\" (a command line)")
+            }
+            if let command = raw.command { return Entry(n: raw.n, command: command, t: raw.t, events: raw.events, error: raw.error) }
+            let exact: JSONValue?
+            do { exact = try JSONValue(parsing: String(decoding: bytes, as: UTF8.self), keepingFractions: true)["input"] } catch {
+                throw FormatError(file: file, line: lineNumber, message: "expected one JSON object per line: \(error)")
+            }
+            do {
+                let input = try GameInput(jsonValue: exact ?? .null)
+                return Entry(n: raw.n, input: input, t: raw.t, events: raw.events, error: raw.error)
+            } catch let error as GameInput.FormatError {
+                let field = error.field.isEmpty ? "input" : "input.\(error.field)"
+                throw FormatError(file: file, line: lineNumber, message: "expected an input: the field '\(field)': \(error.message)")
+            }
+        }
+
+        struct FormatOneEntry: Decodable {
+            var n: Int
+            var input: String?
+            var bot: Bool?
+            var t: Int
+            var events: [JSONValue]
+            var error: String?
+        }
+
+        struct FormatTwoEntry: Decodable {
+            var n: Int
+            var command: String?
+            var t: Int
+            var events: [JSONValue]
+            var error: String?
         }
 
         /// After the last line: a log must hold at least one game.

@@ -42,12 +42,24 @@ public final class GameLogRecorder {
     public func run(_ line: String, in session: GameSession) -> GameSession.Reply {
         if !begun { begin(session.game) }
         let outcome = GameLog.perform(line, in: session)
-        if outcome.isInput {
-            inputCount += 1
-            emit(GameLog.line(GameLog.Entry(n: inputCount, input: outcome.input, t: outcome.time, events: outcome.events.map(GameLog.json),
-                                            error: outcome.error)))
-        }
+        if outcome.isInput { log(outcome) }
         return outcome.reply
+    }
+
+    /// Applies a typed input in `session` (as `GameSession.run(_:)`) and logs it.
+    public func run(_ input: GameInput, in session: GameSession) -> GameSession.Reply {
+        if !begun { begin(session.game) }
+        let outcome = GameLog.perform(input, in: session)
+        log(outcome)
+        return outcome.reply
+    }
+
+    func log(_ outcome: GameLog.Outcome) {
+        inputCount += 1
+        let events = outcome.events.map(GameLog.json)
+        let entry = outcome.typedInput.map { GameLog.Entry(n: inputCount, input: $0, t: outcome.time, events: events, error: outcome.error) }
+            ?? GameLog.Entry(n: inputCount, command: outcome.input, t: outcome.time, events: events, error: outcome.error)
+        emit(GameLog.line(entry))
     }
 
     /// Makes the bot move of the current player (`Game.playBotMove`) and logs it.
@@ -60,7 +72,7 @@ public final class GameLogRecorder {
         do { try game.playBotMove() } catch { failure = error }
         let events = Array(game.events.dropFirst(before))
         inputCount += 1
-        emit(GameLog.line(GameLog.Entry(n: inputCount, input: nil, bot: true, t: game.now, events: events.map(GameLog.json),
+        emit(GameLog.line(GameLog.Entry(n: inputCount, input: GameInput(.bot), t: game.now, events: events.map(GameLog.json),
                                         error: failure.map { "\($0)" })))
         if let failure { throw failure }
         return events
@@ -75,13 +87,15 @@ public final class GameLogRecorder {
 }
 
 extension GameLog {
-    /// What one command line did to a session's game.
+    /// What one command line or input did to a session's game.
     public struct Outcome {
-        /// The command as run (words joined by one space).
+        /// The command as typed (words joined by one space), or the input's line.
         public var input: String
+        /// The input it was (nil: a command that is not one, or a line that did not parse).
+        public var typedInput: GameInput?
         public var reply: GameSession.Reply
         public var events: [GameEvent]
-        /// The error the command was refused with, without "error: ".
+        /// The error the command was refused with, as shown without "error: ".
         public var error: String?
         /// The game clock after it.
         public var time: Int
@@ -93,16 +107,31 @@ extension GameLog {
     public static let queryCommands: Set<String> = ["state", "players", "log", "led", "help", "save", "quit", "exit"]
 
     /// Runs `line` in `session` and collects the events it caused: the one way both the
-    /// recorder and `GameReplay` run an input, so they cannot disagree on what one is.
+    /// recorder and `GameReplay` run a command line, so they cannot disagree on what an
+    /// input is.
     public static func perform(_ line: String, in session: GameSession) -> Outcome {
         let game = session.game
         let before = game.events.count
         let reply = session.run(line)
-        let words = line.split(whereSeparator: \.isWhitespace)
-        let command = words.first.map(String.init) ?? ""
+        let words = (try? GameInputLine.words(line)) ?? []
+        let command = words.first?.typed ?? ""
         let isInput = !command.isEmpty && !command.hasPrefix("#") && !queryCommands.contains(command)
         let events = session.game === game ? Array(game.events.dropFirst(before)) : []
-        let error = reply.lines.first(where: { $0.hasPrefix("error: ") }).map { String($0.dropFirst("error: ".count)) }
-        return Outcome(input: words.joined(separator: " "), reply: reply, events: events, error: error, time: session.game.now, isInput: isInput)
+        let typed = words.isEmpty ? line.split(whereSeparator: \.isWhitespace).joined(separator: " ") : words.map(\.typed).joined(separator: " ")
+        // The commands that are not inputs (undo, redo, load) say their errors in their reply.
+        let error = session.lastInput != nil ? session.lastError
+            : session.lastError ?? reply.lines.first(where: { $0.hasPrefix("error: ") }).map { String($0.dropFirst("error: ".count)) }
+        return Outcome(input: typed, typedInput: session.lastInput, reply: reply, events: events, error: error,
+                       time: session.game.now, isInput: isInput)
+    }
+
+    /// Applies a typed input in `session` and collects the events it caused.
+    public static func perform(_ input: GameInput, in session: GameSession) -> Outcome {
+        let game = session.game
+        let before = game.events.count
+        let reply = session.run(input)
+        let events = session.game === game ? Array(game.events.dropFirst(before)) : []
+        return Outcome(input: input.line, typedInput: input, reply: reply, events: events, error: session.lastError,
+                       time: session.game.now, isInput: true)
     }
 }

@@ -44,32 +44,38 @@ struct GameReplayer {
         self.session = session
     }
 
-    /// Plays the next logged input and checks its events and error.
-    mutating func replay(_ entry: GameLog.Entry, line: Int) {
+    /// Plays the next logged input and checks its events and error. Returns the entry
+    /// with its input typed when it was a command line that is one (how a format 1 log is
+    /// converted), nil when it was not played (after a difference, a failure or a load).
+    @discardableResult
+    mutating func replay(_ entry: GameLog.Entry, line: Int) -> GameLog.Entry? {
         report.inputCount += 1
-        guard let session, report.divergence == nil, report.stopped == nil else { return }
-        if let input = entry.input, input.split(whereSeparator: \.isWhitespace).first == "load" {
-            report.stopped = "stopped at input \(entry.n) (log line \(line)): '\(input)' replaced the game with a saved one; replay cannot follow it"
-            return
+        guard let session, report.divergence == nil, report.stopped == nil else { return nil }
+        if let command = entry.command, command.split(whereSeparator: \.isWhitespace).first == "load" {
+            report.stopped = "stopped at input \(entry.n) (log line \(line)): '\(command)' replaced the game with a saved one; replay cannot follow it"
+            return nil
         }
         let events: [JSONValue], error: String?
-        if entry.bot == true {
-            let before = session.game.events.count
-            var failure: String?
-            do { try session.game.playBotMove() } catch { failure = "\(error)" }
-            events = session.game.events.dropFirst(before).map(GameLog.json)
-            error = failure
+        var typed = entry
+        if let input = entry.input, input.kind == .bot, input.seat == nil {
+            // A bot move is the game's, not a session command: it takes no step of the
+            // session's history, however long the log.
+            let outcome = session.game.apply(input)
+            events = outcome.events.map(GameLog.json)
+            error = outcome.errorMessage
         } else {
-            let outcome = GameLog.perform(entry.input ?? "", in: session)
+            let outcome = entry.input.map { GameLog.perform($0, in: session) } ?? GameLog.perform(entry.command ?? "", in: session)
             events = outcome.events.map(GameLog.json)
             error = outcome.error
+            if entry.input == nil, let input = outcome.typedInput { (typed.input, typed.command) = (input, nil) }
         }
         guard events == entry.events, error == entry.error else {
             report.divergence = GameReplay.Divergence(input: entry.n, line: line, command: entry.inputText, logged: entry.events,
                                                       replayed: events, loggedError: entry.error, replayedError: error)
-            return
+            return nil
         }
         report.matchedInputs += 1
         report.checkedEvents += events.count
+        return typed
     }
 }

@@ -20,6 +20,7 @@ extension GameSession {
         case "reload": kind = .reload
         case "bot":
             guard texts.isEmpty, player == nil else { throw GameError.refused("usage: bot (the current player's bot makes their move)") }
+            guard !game.isOver else { throw GameError.refused("the game is over") }
             kind = .bot
         case "device", "tilt", "sensor": kind = try deviceInput(command, texts)
         default:
@@ -33,7 +34,7 @@ extension GameSession {
     static let queryCommands: Set<String> = ["help", "as", "state", "view", "params", "players", "log", "led"]
 
     /// A bare word as an action argument: integers, numbers, true/false, else strings.
-    static func actionArgument(_ text: String) -> ActionArgument {
+    static func actionArgument(_ text: String) -> GameInput.Argument {
         switch argument(text) {
         case .integer(let value): return .integer(value)
         case .number(let value): return .float(value)

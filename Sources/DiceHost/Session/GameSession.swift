@@ -34,6 +34,8 @@ public final class GameSession {
     /// what became of it: what a log records and a fuzzer checks, without reading text.
     public internal(set) var lastInput: GameInput?
     public internal(set) var lastOutcome: GameOutcome?
+    /// The error the last command line or input was refused with, as shown without "error: ".
+    public internal(set) var lastError: String?
     /// Rule tests name rules files relative to themselves; so do the games they `load`.
     var namesRulesAsTranscripts = false
     /// The player this session plays as (`play --seat NAME`): it then shows only what
@@ -140,7 +142,7 @@ public final class GameSession {
         guard line.utf8.count <= Self.maxLineBytes else {
             return Reply(lines: ["error: the line is longer than \(Self.maxLineBytes) bytes, the most a command may have"])
         }
-        (lastInput, lastOutcome) = (nil, nil)
+        (lastInput, lastOutcome, lastError) = (nil, nil, nil)
         // A comment is not read for quotes: "# say \"hi" is still a comment.
         if line.drop(while: \.isWhitespace).hasPrefix("#") { return Reply(lines: []) }
         let words: [GameInputLine.Word]
@@ -163,7 +165,9 @@ public final class GameSession {
             guard let input = redoStack.popLast() else { return Reply(lines: ["error: nothing to redo"]) }
             redoing = true
             defer { redoing = false }
-            return Reply(lines: ["redo: \(input)"] + run(input).lines)
+            let lines = run(input).lines
+            (lastInput, lastOutcome) = (nil, nil)  // a log keeps the command: a replay redoes from its own history
+            return Reply(lines: ["redo: \(input)"] + lines)
         case "save":
             let force = arguments.count == 2 && arguments[1] == "--force"
             guard arguments.count == 1 || force else { return Reply(lines: ["error: usage: save FILE [--force]"]) }
@@ -181,8 +185,7 @@ public final class GameSession {
     /// Applies a typed input (a log's, a die's, a fuzzer's) as the REPL line `input.line`
     /// would, without going through text; `lastOutcome` says what became of it.
     public func run(_ input: GameInput) -> Reply {
-        lastOutcome = nil
-        lastInput = input
+        (lastInput, lastOutcome, lastError) = (input, nil, nil)
         return record(input.line) {
             try applyThrowing(input)
             return nil
@@ -200,14 +203,11 @@ public final class GameSession {
         var lines: [String]
         do {
             lines = try body() ?? visibleLines(game.events.dropFirst(before))
-        } catch let error as GameError {
-            // error("message", 0) refuses the input (like a typo); anything else is a rule failure.
-            if case .script(let failure) = error, !failure.isRefusal { sawRuleError = true }
-            lines = ["error: \(error)"]
-        } catch let failure as ReloadFailure {
-            if case .script = failure.cause { sawRuleError = true }
-            lines = ["error: \(failure)"]
         } catch {
+            if case GameError.script(let failure) = error, !failure.isRefusal { sawRuleError = true }
+            // error("message", 0) refuses the input (like a typo); anything else is a rule failure.
+            if let failure = error as? ReloadFailure, case .script = failure.cause { sawRuleError = true }
+            lastError = GameEvent.oneLine("\(error)")
             lines = ["error: \(error)"]
         }
         lines = lines.map(GameEvent.oneLine)
