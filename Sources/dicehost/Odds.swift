@@ -38,6 +38,9 @@ extension DiceHostCommand {
         @Option(help: "Stop exploring when the process holds this much memory (the positions found and all else; the script keeps the game's own 64 MiB cap and instruction budget), e.g. 8G, 500M (default 8G).")
         var maxMemory = "8G"
 
+        @Option(help: "The most outcomes one roll may have (each is played from every position that rolls; 46656 is 6d6).")
+        var maxRollOutcomes = DiceHost.Odds.defaultMaxRollOutcomes
+
         @Option(help: "auto (exact fractions up to --exact-limit positions), exact, or double.")
         var precision = "auto"
 
@@ -77,6 +80,10 @@ extension DiceHostCommand {
                 guard exactLimit >= 0 else { throw GameOptions.UsageError(description: "--exact-limit must be at least 0, got \(exactLimit)") }
                 options.maxStates = maxStates
                 options.maxMemory = try MemorySize.parse(maxMemory, option: "--max-memory")
+                guard (1...DiceHost.Odds.maxRollOutcomesCeiling).contains(maxRollOutcomes) else {
+                    throw GameOptions.UsageError(description: "--max-roll-outcomes must be 1 to \(DiceHost.Odds.maxRollOutcomesCeiling), got \(maxRollOutcomes)")
+                }
+                options.maxRollOutcomes = maxRollOutcomes
                 options.exactStateLimit = exactLimit
             } catch {
                 printError("dicehost: \(error)")
@@ -97,6 +104,7 @@ extension DiceHostCommand {
                 best.params = options.params
                 best.maxStates = options.maxStates
                 best.maxMemory = options.maxMemory
+                best.maxRollOutcomes = options.maxRollOutcomes
                 best.explains = explain
                 best.open = open
                 if vs != "solver" {

@@ -52,6 +52,9 @@ extension DiceHostCommand {
         @Option(help: "Stop exploring when the process holds this much memory (the positions found and all else; the script keeps the game's own 64 MiB cap and instruction budget), e.g. 8G, 500M (default 8G).")
         var maxMemory = "8G"
 
+        @Option(help: "The most outcomes one roll may have (each is played from every position that rolls; 46656 is 6d6).")
+        var maxRollOutcomes = DiceHost.Odds.defaultMaxRollOutcomes
+
         @Option(help: "Stop value iteration once no value changes by more than this in a sweep.")
         var tolerance = 1e-12
 
@@ -92,6 +95,10 @@ extension DiceHostCommand {
                 }
                 options.maxStates = maxStates
                 options.maxMemory = try MemorySize.parse(maxMemory, option: "--max-memory")
+                guard (1...DiceHost.Odds.maxRollOutcomesCeiling).contains(maxRollOutcomes) else {
+                    throw GameOptions.UsageError(description: "--max-roll-outcomes must be 1 to \(DiceHost.Odds.maxRollOutcomesCeiling), got \(maxRollOutcomes)")
+                }
+                options.maxRollOutcomes = maxRollOutcomes
                 options.tolerance = tolerance
                 options.writesPolicy = policy != nil
                 options.explains = explain
