@@ -30,6 +30,9 @@ extension DiceHostCommand {
 
         @OptionGroup var limits: ExplorationLimits
 
+        @Option(help: "The most outcomes one roll may have (each is played from every position that rolls; 46656 is 6d6).")
+        var maxRollOutcomes = DiceHost.Odds.defaultMaxRollOutcomes
+
         @Option(help: "auto (exact fractions up to --exact-limit positions), exact, or double.")
         var precision = "auto"
 
@@ -68,6 +71,10 @@ extension DiceHostCommand {
                 guard exactLimit >= 0 else { throw GameOptions.UsageError(description: "--exact-limit must be at least 0, got \(exactLimit)") }
                 options.maxStates = limits.maxStates
                 options.maxMemory = try limits.memoryBytes()
+                guard (1...DiceHost.Odds.maxRollOutcomesCeiling).contains(maxRollOutcomes) else {
+                    throw GameOptions.UsageError(description: "--max-roll-outcomes must be 1 to \(DiceHost.Odds.maxRollOutcomesCeiling), got \(maxRollOutcomes)")
+                }
+                options.maxRollOutcomes = maxRollOutcomes
                 options.exactStateLimit = exactLimit
             } catch {
                 printError("dicehost: \(error)")
@@ -88,6 +95,7 @@ extension DiceHostCommand {
                 best.params = options.params
                 best.maxStates = options.maxStates
                 best.maxMemory = options.maxMemory
+                best.maxRollOutcomes = options.maxRollOutcomes
                 best.explains = explain
                 best.open = open
                 if vs != "solver" {

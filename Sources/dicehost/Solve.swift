@@ -44,6 +44,9 @@ extension DiceHostCommand {
 
         @OptionGroup var limits: ExplorationLimits
 
+        @Option(help: "The most outcomes one roll may have (each is played from every position that rolls; 46656 is 6d6).")
+        var maxRollOutcomes = DiceHost.Odds.defaultMaxRollOutcomes
+
         @Option(help: "Stop value iteration once no value changes by more than this in a sweep.")
         var tolerance = 1e-12
 
@@ -83,6 +86,10 @@ extension DiceHostCommand {
                 }
                 options.maxStates = limits.maxStates
                 options.maxMemory = try limits.memoryBytes()
+                guard (1...DiceHost.Odds.maxRollOutcomesCeiling).contains(maxRollOutcomes) else {
+                    throw GameOptions.UsageError(description: "--max-roll-outcomes must be 1 to \(DiceHost.Odds.maxRollOutcomesCeiling), got \(maxRollOutcomes)")
+                }
+                options.maxRollOutcomes = maxRollOutcomes
                 options.tolerance = tolerance
                 options.writesPolicy = policy != nil
                 options.explains = explain

@@ -29,6 +29,8 @@ public enum BestPlay {
         public var memoryBytes = LuaLimits.default.memoryBytes
         /// The whole process's resident memory at which exploring stops, with a message.
         public var maxMemory = Odds.defaultMaxMemory
+        /// The most outcomes one roll may have (`--max-roll-outcomes`).
+        public var maxRollOutcomes = Odds.defaultMaxRollOutcomes
         /// Write the best-play policy as a Lua module (`Result.policyModule`).
         public var writesPolicy = false
         /// Tell the policy compactly (`Result.explanation`).
@@ -124,7 +126,8 @@ public enum BestPlay {
             let watch = OddsWatch()
             let game = try Game(rulesFile: rulesFile, players: options.players, seed: 0, params: options.params, limits: limits,
                                 beforeRules: { try watch.install(into: $0) })
-            let states = try StateExplorer(game: game, watch: watch, keepLastRoll: keepLastRoll, maxStates: options.maxStates, progress: nil)
+            let states = try StateExplorer(game: game, watch: watch, keepLastRoll: keepLastRoll, maxStates: options.maxStates,
+                                           maxRollOutcomes: options.maxRollOutcomes, progress: nil)
             states.budget.maxMemory = options.maxMemory
             let explorer = try MoveExplorer(states: states, game: game)
             explorer.askBot = askBot

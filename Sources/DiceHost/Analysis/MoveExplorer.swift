@@ -232,12 +232,23 @@ final class MoveExplorer {
         let label = (["roll keep"] + positions.map(String.init)).joined(separator: " ")
         let answer = "{\"roll\", keep = {" + positions.map(String.init).joined(separator: ", ") + "}}"
         // Unordered dice: each set of values rolled again once, weighted by its orders.
-        let outcomes = RollOutcomes(sides: dice.sides, count: max(0, dice.count - Set(positions).count), unordered: game.rules.unorderedDice)
+        let outcomes = keptRollOutcomes(sides: dice.sides, count: max(0, dice.count - Set(positions).count))
         try addChanceMove(BestPlay.Move(label: label, action: nil, arguments: [], botAnswer: answer), outcomes: outcomes,
                           index: index, name: name, describe: { "\(name) \(label) = \($0)" }, reset: reset,
                           refusalIsAnError: refusalIsAnError) { values in
             try game.withInputBudget { try game.roll(keeping: positions, rolled: values) }
         }
+    }
+
+    /// The outcomes of the dice rolled again, made once per number of dice: every keep of
+    /// every position asks (Yacht: 32 keeps a position, 7,776 tuples for none kept).
+    private var rerolledOutcomes: [Int: RollOutcomes] = [:]
+    func keptRollOutcomes(sides: Int, count: Int) -> RollOutcomes {
+        let key = sides << 32 | count
+        if let known = rerolledOutcomes[key] { return known }
+        let made = RollOutcomes(sides: sides, count: count, unordered: game.rules.unorderedDice)
+        rerolledOutcomes[key] = made
+        return made
     }
 
     /// A move that is a chance node: `play` each outcome from the position (`reset` puts

@@ -37,8 +37,17 @@ public enum Odds {
         public var exactWorkLimit = 20_000_000
         /// The whole process's resident memory at which exploring stops, with a message.
         public var maxMemory = Odds.defaultMaxMemory
+        /// The most outcomes one roll may have (every outcome is played from each position
+        /// that rolls).
+        public var maxRollOutcomes = Odds.defaultMaxRollOutcomes
         public init() {}
     }
+
+    /// 46,656: 6d6, every tuple (or 462 sets under `unordered_dice`).
+    public static let defaultMaxRollOutcomes = 46_656
+    /// 2^24: outcome weights and totals are 32-bit, and the table of one roll's outcomes
+    /// alone takes gigabytes beyond this.
+    public static let maxRollOutcomesCeiling = 1 << 24
 
     /// 8 GiB: a third of a 24 GiB machine, room for other work beside it.
     public static let defaultMaxMemory = 8 << 30
@@ -103,7 +112,7 @@ public enum Odds {
         let started = DispatchTime.now().uptimeNanoseconds
         let (game, graph) = try explore(rulesFile: rulesFile, players: options.players, params: options.params,
                                         memoryBytes: options.memoryBytes, maxStates: options.maxStates,
-                                        maxMemory: options.maxMemory, progress: progress)
+                                        maxMemory: options.maxMemory, maxRollOutcomes: options.maxRollOutcomes, progress: progress)
         let explored = DispatchTime.now().uptimeNanoseconds
         let exact: Bool
         switch options.precision {
@@ -156,13 +165,15 @@ public enum Odds {
     /// Explores a game's positions under its bots: first leaving last rolls out, and again
     /// with them once a hook turns out to look at one (see `StateCodec`).
     static func explore(rulesFile: String, players: [String], params: [(String, String)], memoryBytes: Int, maxStates: Int,
-                        maxMemory: Int = Odds.defaultMaxMemory, progress: ((String) -> Void)?) throws -> (Game, StateGraph) {
+                        maxMemory: Int = Odds.defaultMaxMemory, maxRollOutcomes: Int = Odds.defaultMaxRollOutcomes,
+                        progress: ((String) -> Void)?) throws -> (Game, StateGraph) {
         let limits = LuaLimits(memoryBytes: memoryBytes, instructionBudget: LuaLimits.default.instructionBudget)
         for keepLastRoll in [false, true] {
             let watch = OddsWatch()
             let game = try Game(rulesFile: rulesFile, players: players, seed: 0, params: params, limits: limits,
                                 beforeRules: { try watch.install(into: $0) })
-            let explorer = try StateExplorer(game: game, watch: watch, keepLastRoll: keepLastRoll, maxStates: maxStates, progress: nil)
+            let explorer = try StateExplorer(game: game, watch: watch, keepLastRoll: keepLastRoll, maxStates: maxStates,
+                                             maxRollOutcomes: maxRollOutcomes, progress: nil)
             explorer.budget.maxMemory = maxMemory
             explorer.progressLine = progress
             do {

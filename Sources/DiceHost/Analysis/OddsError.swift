@@ -10,6 +10,8 @@ public enum OddsError: Error, CustomStringConvertible {
     /// The process grew past `--max-memory` (what it got to and what to try, and what
     /// kept growing).
     case tooMuchMemory(String, growth: GrowingFields? = nil)
+    /// A roll with more outcomes than `--max-roll-outcomes` (nil: more than an Int holds).
+    case tooManyOutcomes(dice: String, outcomes: Int?, limit: Int)
     /// A rule hook failed in a reachable position.
     case ruleError(String)
     case `internal`(String)
@@ -22,6 +24,9 @@ public enum OddsError: Error, CustomStringConvertible {
                 + "raise --max-states, or estimate with `dicehost sim` instead (fewer dice or a smaller param may fit)"
                 + Self.paragraph(growth)
         case .tooMuchMemory(let text, let growth): return text + Self.paragraph(growth)
+        case .tooManyOutcomes(let dice, let outcomes, let limit):
+            return "a roll of \(dice) has \(outcomes.map(String.init) ?? "too many") outcomes, more than the \(limit) followed: "
+                + "raise --max-roll-outcomes (up to \(Odds.maxRollOutcomesCeiling)), or estimate with `dicehost sim` instead (fewer dice may fit)"
         case .ruleError(let text): return "a rule hook failed in a reachable position: \(text)"
         case .internal(let text): return "internal error: \(text)"
         }

@@ -8,6 +8,8 @@ final class StateExplorer {
     let timerMeta: LuaValue
     let graph = StateGraph()
     let maxStates: Int
+    /// The most outcomes one roll may have (`--max-roll-outcomes`).
+    let maxRollOutcomes: Int
     let progress: ((Int, Int) -> Void)?
     /// The host half of each position (timers, clock), by position.
     var hostOf: [Int32] = []
@@ -46,11 +48,13 @@ final class StateExplorer {
     /// Called with the progress line (positions per second, memory) every 0.2 s.
     var progressLine: ((String) -> Void)?
 
-    init(game: Game, watch: OddsWatch, keepLastRoll: Bool, maxStates: Int, progress: ((Int, Int) -> Void)?) throws {
+    init(game: Game, watch: OddsWatch, keepLastRoll: Bool, maxStates: Int, maxRollOutcomes: Int = Odds.defaultMaxRollOutcomes,
+         progress: ((Int, Int) -> Void)?) throws {
         self.game = game
         self.watch = watch
         self.keepLastRoll = keepLastRoll
         self.maxStates = maxStates
+        self.maxRollOutcomes = maxRollOutcomes
         self.progress = progress
         game.recordsEvents = false
         game.transactional = false
@@ -80,15 +84,18 @@ final class StateExplorer {
         guard !dice.exploding else {
             throw OddsError.notAnalysable("the game's dice (\(dice)) explode, so a roll has unboundedly many outcomes")
         }
-        let (total, overflow) = Self.power(dice.sides, dice.count)
-        guard !overflow, total <= Self.maxOutcomesPerRoll else {
-            throw OddsError.notAnalysable("a roll of \(dice) has \(overflow ? "too many" : String(total)) outcomes; at most \(Self.maxOutcomesPerRoll) are followed")
-        }
+        try Self.checkOutcomes(of: dice, limit: maxRollOutcomes)
         outcomes = RollOutcomes(sides: dice.sides, count: dice.count, unordered: game.rules.unorderedDice)
         budget.whatGrows = { [weak self] in self?.growingFields() }
     }
 
-    static let maxOutcomesPerRoll = 46_656
+    /// Refuses a roll of more outcomes than `limit`, naming the limit and its flag.
+    static func checkOutcomes(of dice: DiceNotation, limit: Int) throws {
+        let (total, overflow) = power(dice.sides, dice.count)
+        guard !overflow, total <= limit else {
+            throw OddsError.tooManyOutcomes(dice: dice.description, outcomes: overflow ? nil : total, limit: limit)
+        }
+    }
 
     /// Every outcome of a roll by `seat`: of the declared dice, or of the player's own
     /// (`p.dice`, `g.params.dice`: Liar's Dice loses dice).
@@ -103,10 +110,7 @@ final class StateExplorer {
         guard !dice.exploding else {
             throw OddsError.notAnalysable("a player's dice (\(dice)) explode, so a roll has unboundedly many outcomes")
         }
-        let (total, overflow) = Self.power(dice.sides, dice.count)
-        guard !overflow, total <= Self.maxOutcomesPerRoll else {
-            throw OddsError.notAnalysable("a roll of \(dice) has \(overflow ? "too many" : String(total)) outcomes; at most \(Self.maxOutcomesPerRoll) are followed")
-        }
+        try Self.checkOutcomes(of: dice, limit: maxRollOutcomes)
         let made = RollOutcomes(sides: dice.sides, count: dice.count, unordered: game.rules.unorderedDice)
         outcomesByDice[key] = made
         return made
