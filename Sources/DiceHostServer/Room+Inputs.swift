@@ -7,7 +7,7 @@ import Lua
 /// the log and the store, then acknowledged and broadcast.
 extension Room {
     enum Input {
-        case start, ready, abandon, roll(values: [Int]?, flag: Roll.Flag), action(name: String, arguments: [ActionArgument])
+        case start, ready, abandon, roll(values: [Int]?, flag: Roll.Flag), action(name: String, arguments: [GameInput.Argument])
 
         var label: String {
             switch self {

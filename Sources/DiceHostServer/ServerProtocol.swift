@@ -43,7 +43,7 @@ enum ClientMessage: Equatable {
     case watch(room: String)
     case start(seq: Int64)
     case roll(seq: Int64, values: [Int]?, flag: Roll.Flag)
-    case action(seq: Int64, name: String, arguments: [ActionArgument])
+    case action(seq: Int64, name: String, arguments: [GameInput.Argument])
     /// Another game, once the game is over (`restart` is its old name, still read).
     case ready(seq: Int64)
     /// Ends a game a left or idle seat blocks (its rules have no bot move that works).
@@ -71,9 +71,9 @@ enum ClientMessage: Equatable {
     /// or an exponent), a string as sent (spaces and any Unicode, no control characters, 1
     /// to `maxArgumentBytes` bytes) or a boolean; a list or an object is `bad-field` naming
     /// the argument (`args[1]`).
-    static func argument(_ value: JSONValue, field: String) throws -> ActionArgument {
-        let argument: ActionArgument
-        do { argument = try ActionArgument(jsonValue: value, field: field) } catch let error as GameInput.FormatError {
+    static func argument(_ value: JSONValue, field: String) throws -> GameInput.Argument {
+        let argument: GameInput.Argument
+        do { argument = try GameInput.Argument(jsonValue: value, field: field) } catch let error as GameInput.FormatError {
             throw ProtocolError(.badField, error.description)
         }
         if case .string(let text) = argument {
@@ -173,7 +173,7 @@ enum ClientMessage: Equatable {
         case "action":
             let seq = try fields.sequence()
             let name = try fields.string("name", maxBytes: 64)
-            var arguments: [ActionArgument] = []
+            var arguments: [GameInput.Argument] = []
             if let given = fields.value("args") {
                 guard case .array(let list) = given, list.count <= ServerProtocol.maxActionArguments else {
                     throw ProtocolError(.badField, "\"args\" must be a list of at most \(ServerProtocol.maxActionArguments) values, got \(given.kindName)")

@@ -248,7 +248,7 @@ struct StateTextSameBytesTests {
                 let client = UInt64((names.firstIndex(of: current) ?? 0) + 1)
                 if let action = game.rules.actions.isEmpty ? nil : game.rules.actions[picker.next(game.rules.actions.count)],
                    let lists = try? game.legalArguments(of: action, by: current), !lists.isEmpty, picker.next(2) == 0 {
-                    let arguments = lists[picker.next(lists.count)].compactMap { value -> ActionArgument? in
+                    let arguments = lists[picker.next(lists.count)].compactMap { value -> GameInput.Argument? in
                         switch value {
                         case .integer(let n): return .integer(n)
                         case .string(let s): return .string(s)
