@@ -5,7 +5,7 @@ import NIOWebSocket
 /// The way to one connected client: the text messages to send it, in order. Each is
 /// handed to the connection's NIO channel at once, from whatever thread sends it (a room
 /// thread): one hop to the connection's event loop (a broadcast's messages share one hop
-/// per event loop, `OutboundBatch`), no task woken in between (issue 32:
+/// per event loop, `OutboundBatch`), no task woken in between (before,
 /// a frame went through a stream, a writer task and NIO's async writer, and waking them
 /// was a large part of a served input's CPU). A client whose backlog (messages handed to
 /// NIO and not yet written to its socket) passes the limit is cut off (its connection

@@ -33,7 +33,7 @@ struct ServerRequestContext: RequestContext, WebSocketRequestContext {
 ///
 /// Both run with the connection's event loop as their preferred executor
 /// (`EventLoopTaskExecutor`): a frame is handled on the thread that read it, without a hop
-/// to Swift's global executor and back for each message (issue 32).
+/// to Swift's global executor and back for each message.
 enum ClientSocket {
     static func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, channel nioChannel: any Channel,
                       id: UInt64, lobby: Lobby, limits: ServerLimits, connections: OpenConnections) async throws {

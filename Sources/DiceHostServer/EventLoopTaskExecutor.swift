@@ -1,6 +1,6 @@
 import NIOCore
 
-/// A connection's NIO event loop as the task executor its reader prefers (issue 32): the
+/// A connection's NIO event loop as the task executor its reader prefers: the
 /// reader's code between suspensions (the WebSocket layer waiting for the next frame,
 /// decoding a message, handing an input to its room, taking up again when the room is
 /// done) runs on the thread that read the frame. On Swift's global executor each of those

@@ -6,7 +6,7 @@ import Glibc
 /// Gives memory that rooms freed back to the system. glibc's malloc keeps what a thread
 /// freed in that thread's arena for reuse, and returns only the top of a heap by itself:
 /// memory freed by games that went idle, by finished handshakes and by message buffers
-/// stays in the server's RSS however little is live (issue 32: an idle room's memory).
+/// stays in the server's RSS however little is live (an idle room's memory).
 /// `malloc_trim` releases the free pages inside every arena too. It walks each arena
 /// under its lock, so it runs only from the lobby's sweep, twice a minute, not per room.
 enum FreedMemory {
@@ -39,7 +39,7 @@ enum FreedMemory {
     /// room's memory is made and freed on whichever thread runs it (room threads, NIO's
     /// event loops, Swift's pool): with an arena for nearly every thread, a room's blocks
     /// end up spread over many arenas, and the holes its garbage and messages leave in each
-    /// stay resident (issue 32: an idle room's memory). At most a core's worth of threads
+    /// stay resident (an idle room's memory). At most a core's worth of threads
     /// run at once, so two arenas a core still leave one to each running thread mostly.
     /// Called when `serve` starts, before its thread pools make their arenas. Returns the
     /// cap set, nil where the C library has no such setting (then nothing changed).

@@ -11,7 +11,7 @@ import ServiceLifecycle
 /// services in reverse order, so this runs to its end before the HTTP server begins its
 /// own graceful shutdown. That one waits for every connection to close, and Hummingbird's
 /// WebSocket handler would close each with 1000 and no reason, waiting up to its close
-/// timeout for an answer: a client that never answered kept the process alive (issue 32).
+/// timeout for an answer: a client that never answered kept the process alive.
 struct GoingAway: Service {
     static let closeCode: UInt16 = 1001
     static let reason = "server restarting"

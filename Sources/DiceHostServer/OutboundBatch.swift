@@ -1,7 +1,7 @@
 import NIOCore
 import NIOWebSocket
 
-/// The messages of one broadcast, handed to each event loop in one go (issue 32): a room
+/// The messages of one broadcast, handed to each event loop in one go: a room
 /// sending its four seats their messages made four hops to the event loops (a task queued
 /// and a wake-up each), where one per event loop (two on two cores) carries them all. Each
 /// message is still its own frame to its own connection, counted against that client's

@@ -159,7 +159,7 @@ extension Room {
     func startGame() {
         do {
             let game = try Game(rulesFile: entry.path, players: seats.map(\.name), seed: seed, params: params)
-            // Clients have no undo; 200 copies of g were most of a room's memory (issue 32).
+            // Clients have no undo; 200 copies of g were most of a room's memory.
             game.keepsUndoHistory = false
             self.game = game
             session = GameSession(game: game)

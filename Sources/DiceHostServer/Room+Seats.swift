@@ -107,7 +107,7 @@ extension Room {
 
     /// Nobody is here: the game lets go of what only a played game needs (the copy of `g`
     /// kept for the next input's rollback, Lua's garbage) until someone comes back; inputs
-    /// meanwhile (a timer) take their copy when they begin (issue 32: an idle room's memory).
+    /// meanwhile (a timer) take their copy when they begin (an idle room's memory).
     /// Its history is cut to what a joining client is shown (`historyEvents`, of those
     /// already sent): a room in play keeps up to twice that.
     func settleIdle() {

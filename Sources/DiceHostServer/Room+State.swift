@@ -49,7 +49,7 @@ extension Room {
         let context = parts.moves ?? SeatView.MovesContext(game, declared: declaredMoves(game))
         parts.moves = context
         let moves = SeatView.movesJSON(game, for: viewer, context)
-        // One text of the right size, appended to (issue 32: it grew, and was copied, piece by piece).
+        // One text of the right size, appended to (it grew, and was copied, piece by piece).
         var out = ""
         out.reserveCapacity(parts.head.utf8.count + (lastRoll?.utf8.count ?? 0) + view.utf8.count + (moves?.utf8.count ?? 0)
                             + (table?.utf8.count ?? 0) + tail.utf8.count + (viewer?.utf8.count ?? 0) + 64)
@@ -96,7 +96,7 @@ extension Room {
     }
 
     /// The parts of the state that are the same for every seat and spectator. Written
-    /// by appending to one text (issue 32: chains of `+` and interpolations made a string each).
+    /// by appending to one text (chains of `+` and interpolations made a string each).
     func stateParts() -> StateParts {
         let rules = game?.rules ?? entry.rules
         var out = StateText(capacity: 1024)
@@ -205,7 +205,7 @@ extension Room {
     }
 }
 
-/// A room's state text written as bytes and made a `String` once (issue 32: an append to a
+/// A room's state text written as bytes and made a `String` once (an append to a
 /// `String` cost ~300 instructions, most of a broadcast's shared state; to bytes, a few dozen).
 struct StateText {
     var bytes: [UInt8] = []

@@ -98,7 +98,7 @@ final class RoomThreadPool: Sendable {
         /// it just ran (a room with more jobs going to the back of the queue): that worker
         /// takes the next job of its lane itself, so a job it covers wakes no other thread
         /// (each such wake-up was a futex wake, a context switch and a thread that found its
-        /// job taken or took it from under the one that would have run it next; issue 32).
+        /// job taken or took it from under the one that would have run it next).
         func schedule(_ work: Work, requeuedBy: Lane?) {
             let worker = requeuedBy === self ? 1 : 0
             condition.lock()

@@ -2,7 +2,7 @@ import NIOCore
 import NIOPosix
 
 /// A room's next timer (a rule's `timer.after`, Snap turning a slow player's card), kept
-/// on one of the server's event loops (issue 32). A room moves its timer after nearly
+/// on one of the server's event loops. A room moves its timer after nearly
 /// every input: as a task sleeping on Swift's global executor that was a cancelled sleep
 /// (a Dispatch thread woken to end it), a new task (another woken to start it) and a
 /// Dispatch timer per input, most of them never due. Here, moving it is taking an entry

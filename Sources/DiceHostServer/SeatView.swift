@@ -13,7 +13,7 @@ enum SeatView {
     }
 
     /// The events of one broadcast as each seat may see them, each written once per form
-    /// it is seen in (issue 32: every event was written again for every seat). An event's
+    /// it is seen in (every event was written again for every seat). An event's
     /// text is made from the event as `seen(by:)` gives it to that seat, and shared only
     /// with seats that see the very same event: no seat is sent more than `eventsJSON` sends it.
     struct EventTexts {
@@ -101,7 +101,7 @@ enum SeatView {
 
     /// What `movesJSON` reads of the game that is the same for every seat at one moment:
     /// how each action declares its arguments, whose turn it is, whether the game is over.
-    /// A broadcast reads it once for all its seats (issue 32: it was read once per seat).
+    /// A broadcast reads it once for all its seats (it was read once per seat).
     struct MovesContext {
         typealias Declared = [(action: String, arguments: Game.ActionArguments?)]
         /// Each action and its declared arguments (nil: the declaration could not be read).

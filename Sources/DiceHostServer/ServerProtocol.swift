@@ -6,7 +6,7 @@ import Foundation
 public enum ServerProtocol {
     /// Bumped when a message changes in a way an old client would misread. Version 2: an
     /// input whose events are sent is acknowledged inside the acting client's `events`
-    /// message (`"ack":N`), not by an `ack` message of its own (issue 32: one frame less
+    /// message (`"ack":N`), not by an `ack` message of its own (one frame less
     /// per input). A client that says hello with version 1 is still answered as before.
     public static let version = 2
     /// The versions a client may say hello with.

@@ -258,7 +258,7 @@ public enum GameLog {
     }
 
     /// A list of JSON values as one line: what `line(_:)` writes through `JSONEncoder`,
-    /// written directly (a served room's store keeps each input's events so: issue 32).
+    /// written directly (a served room's store keeps each input's events so).
     public static func line(_ values: [JSONValue]) -> String {
         JSONValue.array(values).description
     }
@@ -292,7 +292,7 @@ public enum GameLog {
     }
 
     /// An event as the log keeps it: `GameEvent.json` plus its `text`, made from the
-    /// event's fields (issue 32: a served room logs every input's events, and writing the
+    /// event's fields (a served room logs every input's events, and writing the
     /// JSON then parsing it back cost ~24 k instructions).
     public static func json(_ event: GameEvent) -> JSONValue {
         var fields = Dictionary(event.fields.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })

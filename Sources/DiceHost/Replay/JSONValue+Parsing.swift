@@ -1,7 +1,7 @@
 /// Reading JSON text into a `JSONValue` without Foundation: strict RFC 8259 (no trailing
 /// commas, comments or other leniencies) with bounded nesting. It is on a server's hot
 /// path (every client message, every room log line), where `JSONDecoder`'s generic
-/// `Decodable` containers cost more than the work the message asked for (issue 32).
+/// `Decodable` containers cost more than the work the message asked for.
 extension JSONValue {
     /// Why a text is not JSON: where (a byte offset) and what was expected there.
     public struct ParseError: Error, Equatable, CustomStringConvertible {

@@ -57,10 +57,10 @@ public enum JSONValue: Codable, Equatable, Sendable, CustomStringConvertible {
     /// Compact JSON with sorted keys: what `JSONEncoder` with `.sortedKeys` and
     /// `.withoutEscapingSlashes` writes, written directly. It is on a server's hot path
     /// (every seat's view, every room log line), where going through `Encodable` cost
-    /// more than making the view (issue 32); a non-finite number is `null`.
+    /// more than making the view; a non-finite number is `null`.
     public var description: String {
         // Bytes, not a String: appending to a String checks and grows its storage on every
-        // piece, which made writing a view cost more than making it (issue 32).
+        // piece, which made writing a view cost more than making it.
         var out: [UInt8] = []
         out.reserveCapacity(256)
         write(into: &out)
@@ -119,7 +119,7 @@ public enum JSONValue: Codable, Equatable, Sendable, CustomStringConvertible {
     }
 
     /// `quote(String(decoding: text, as: UTF8.self), into:)`, written from the bytes
-    /// themselves when they are UTF-8 (the usual case: no `String` made, issue 32); else
+    /// themselves when they are UTF-8 (the usual case: no `String` made); else
     /// through that `String`, which repairs them as it always did.
     static func quote(bytes text: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
         var index = 0

@@ -53,7 +53,7 @@ final class GroupCommit: @unchecked Sendable {
     /// Isolated to its caller (a room: `isolation`), so the drain resumes the room directly on
     /// its executor. A plain nonisolated async function hops off the room to the generic
     /// executor (the reader's event loop, or Swift's global executor) to suspend, is resumed
-    /// there, then hops back: more thread wake-ups per stored input (issue 32). (The drain's
+    /// there, then hops back: more thread wake-ups per stored input. (The drain's
     /// resumption still goes by the task's preferred executor, the reader's event loop, before
     /// the room. Preferring the room's own executor while waiting saved that wake-up but cost
     /// more than it saved: a task that prefers a task executor re-enqueues itself on the room

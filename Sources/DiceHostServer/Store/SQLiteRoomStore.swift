@@ -10,7 +10,7 @@ import SQLiteNIO
 ///
 /// SQLite runs on a thread of the store's own (a one-thread pool, not NIO's shared one),
 /// which the group commit's drain prefers too (`writer`): a transaction goes from statement
-/// to statement without waking another thread (issue 32).
+/// to statement without waking another thread.
 final class SQLiteRoomStore: RoomStore, StoreWithWriterThread {
     let location: String
     private let connection: SQLiteConnection

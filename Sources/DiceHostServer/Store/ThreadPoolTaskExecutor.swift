@@ -1,7 +1,7 @@
 import Dispatch
 import NIOPosix
 
-/// A NIO thread pool as a task executor (issue 32): the SQLite store's one thread runs
+/// A NIO thread pool as a task executor: the SQLite store's one thread runs
 /// SQLite's calls (SQLiteNIO hands each statement to its pool) and, preferring this
 /// executor, the group commit's drain between them. A transaction of several statements
 /// then goes from statement to statement on that one thread: each statement's work item

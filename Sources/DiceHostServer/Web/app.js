@@ -85,7 +85,7 @@ function handle(m) {
     case "hello":
       // Back in no room: the wait starts short again. A page coming back to a room waits
       // for its seat (joined, watching): a room whose lease has not lapsed yet answers
-      // owned-elsewhere, and the next try then waits longer (issue 33).
+      // owned-elsewhere, and the next try then waits longer.
       if (!room) Reconnect.connected();
       rules = m.rules || [];
       fillRules();
