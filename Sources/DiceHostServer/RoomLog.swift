@@ -3,9 +3,9 @@ import Foundation
 
 /// A room's log in the replay format (`GameLog`, JSON Lines): a header when the game
 /// starts (rules and their hash, params, seed, players, the start events), then one line
-/// per input as the REPL would type it (`as Ann roll`, `as Bob snap`, `tick 1500ms`,
-/// `restart`, `reload`) with the events it caused, or a bot move (`"bot":true`) the room
-/// made for an absent or idle seat. `dicehost replay FILE` plays it again
+/// per input with the events it caused: a command as the REPL would type it (`as Ann roll`,
+/// `as Bob snap`, `tick 1500ms`, `restart`, `reload`), or a bot move (`"input":{"type":"bot"}`)
+/// the room made for an absent or idle seat. `dicehost replay FILE` plays it again
 /// and checks every event; the events are also what every client of the room was sent,
 /// in order. Refused inputs change nothing and are not written.
 final class RoomLog {

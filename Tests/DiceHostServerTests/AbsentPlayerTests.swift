@@ -59,7 +59,7 @@ struct AbsentPlayerTests {
         _ = await r.bob.drain(for: .milliseconds(300))
         let file = try #require(try FileManager.default.contentsOfDirectory(atPath: logs).first { $0.hasPrefix("room-\(r.room)") })
         let text = try String(contentsOfFile: (logs as NSString).appendingPathComponent(file), encoding: .utf8)
-        #expect(text.contains("\"bot\":true"), "\(text)")
+        #expect(text.contains(#""input":{"type":"bot"}"#), "\(text)")
         let report = GameReplay.run(logFile: (logs as NSString).appendingPathComponent(file))
         #expect(report.games.count == 1 && report.games.allSatisfy(\.matched), "\(report.lines)")
     }
