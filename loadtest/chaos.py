@@ -342,11 +342,13 @@ def read_sqlite(path):
     rooms = {}
     for room_id, header, closed in db.execute("SELECT id, header, closed_reason FROM rooms"):
         rooms[room_id] = {"header": header, "inputs": [], "seats": {}, "closed": closed}
-    for room_id, n, line, t, events in db.execute("SELECT room, n, input, t, events FROM inputs ORDER BY room, n"):
-        rooms[room_id]["inputs"].append((n, line, t, events))
+    columns = {row[1] for row in db.execute("PRAGMA table_info(inputs)")}
+    # Store format 3 says how each input is held: a REPL line, or a typed input as JSON.
+    kind = "kind" if "kind" in columns else "'line'"
+    for room_id, n, line, t, events, how in db.execute("SELECT room, n, input, t, events, %s FROM inputs ORDER BY room, n" % kind):
+        rooms[room_id]["inputs"].append((n, line, t, events, how))
     # A seat's last sequence number: its row's, or (store format 2) the highest one an input
     # of that seat carries in its own row, as the server reads it back.
-    columns = {row[1] for row in db.execute("PRAGMA table_info(inputs)")}
     seats_query = ("SELECT s.room, s.seat, s.name, MAX(s.last_seq, COALESCE((SELECT MAX(i.seq) FROM inputs i "
                    "WHERE i.room = s.room AND i.seat = s.seat), 0)) FROM seats s"
                    if "seq" in columns else "SELECT room, seat, name, last_seq FROM seats")
@@ -365,8 +367,8 @@ def read_postgres(url):
     rooms = {}
     for room_id, header, closed in query("SELECT id, coalesce(header, ''), coalesce(closed_reason, '') FROM rooms"):
         rooms[room_id] = {"header": header or None, "inputs": [], "seats": {}, "closed": closed or None}
-    for room_id, n, line, t, events in query("SELECT room, n, input, t, events FROM inputs ORDER BY room, n"):
-        rooms[room_id]["inputs"].append((int(n), line, int(t), events))
+    for room_id, n, line, t, events, how in query("SELECT room, n, input, t, events, kind FROM inputs ORDER BY room, n"):
+        rooms[room_id]["inputs"].append((int(n), line, int(t), events, how))
     for room_id, seat, name, last_seq in query("SELECT room, seat, name, last_seq FROM seats"):
         rooms[room_id]["seats"][name] = int(last_seq)
     return rooms
@@ -404,10 +406,18 @@ def room_log(stored):
     header = json.loads(stored["header"])
     events = list(header.get("events", []))
     lines = [stored["header"]]
-    for n, line, t, text in stored["inputs"]:
+    typed_log = header.get("dicehost_log", 1) >= 2  # game log format 2: typed inputs, commands as "command"
+    for n, line, t, text, how in stored["inputs"]:
         evs = json.loads(text)
         events += evs
-        lines.append(json.dumps({"n": n, "input": line, "t": t, "events": evs}, ensure_ascii=False))
+        if not typed_log:
+            entry = {"n": n, "input": line}
+        elif how == "json":
+            entry = {"n": n, "input": json.loads(line)}
+        else:
+            entry = {"n": n, "command": line}
+        entry.update({"t": t, "events": evs})
+        lines.append(json.dumps(entry, ensure_ascii=False))
     return events, "\n".join(lines) + "\n"
 
 
@@ -430,7 +440,7 @@ def check(run, rooms, stored, args, work):
         events, _ = room_log(found)
         # Which stored input each event index came from (None: the start).
         origin = [None] * len(json.loads(found["header"]).get("events", [])) if found["header"] else []
-        for n, line, t, text in found["inputs"]:
+        for n, line, t, text, _ in found["inputs"]:
             origin += [line] * len(json.loads(text))
         for player in room.players:
             logged = [client.seen_by({k: v for k, v in e.items() if k != "text"}, player.name) for e in events]

@@ -13,7 +13,7 @@
    or a thread stack's mark (see below). 8 bytes keep Lua's 8-byte alignment (Lua 5.4
    needs no more: LUAI_MAXALIGN holds no long double). The other blocks (strings, table
    parts, function prototypes and code, upvalues: most of a state) have none, which saves
-   malloc 8 bytes of their size, often a 16-byte step of its chunks (issue 32: an idle
+   malloc 8 bytes of their size, often a 16-byte step of its chunks (an idle
    room's memory). Which blocks have one is told by the address alone, so a free (which
    Lua calls with the size but not the type) needs no lookup: every block is 16-byte
    aligned (glibc's malloc gives that; a block from a malloc that does not is moved, see

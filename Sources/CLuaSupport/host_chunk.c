@@ -1,6 +1,6 @@
 // Why this file: the host's own Lua chunks (the prelude, the runtime) are the same in
 // every state, and their debug info (line numbers, local names) was most of what they
-// held: about 7 KiB of each idle room (issue 32). The host compiles each once per
+// held: about 7 KiB of each idle room. The host compiles each once per
 // process, dumps it without debug info (lua_dump has a writer callback) and loads those
 // bytes as a binary chunk (mode "b") into each new state. Scripts never get here: their
 // chunks load in text mode only (clua_load_text) and keep their line numbers.

@@ -80,7 +80,7 @@ static int clua_frozen_len(lua_State *L) {
 /* Releases the parts of the emptied table at `index` that held its `moved` fields.
    Why this way: the Lua API cannot shrink a table, and a table emptied by setting its
    fields to nil keeps its hash part (about 4 KiB a state over the globals and the
-   libraries, issue 32); its identity matters (scripts and chunks hold it), so it cannot
+   libraries); its identity matters (scripts and chunks hold it), so it cannot
    be swapped for a fresh one. Lua resizes a table only when a new key finds the hash
    part full, sizing both parts from the live keys then: keys 1, 2, ... fill the hash
    part until that happens and all go to the array part, leaving the hash part empty;

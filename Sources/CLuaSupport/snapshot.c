@@ -11,7 +11,7 @@
    subtype with the same bits (1 and 1.0, 0.0 and -0.0 are raw-equal but print and
    behave differently, so a copy holding the other would restore something else). A NaN
    is the same as itself here: its copy restores it bit for bit. Inlined: it runs for
-   every field of every table compared (issue 32). */
+   every field of every table compared. */
 static inline __attribute__((always_inline)) int clua_same_value(lua_State *L, int a, int b) {
     if (lua_type(L, a) != LUA_TNUMBER) return lua_rawequal(L, a, b);
     int integer = lua_isinteger(L, a);
@@ -24,7 +24,7 @@ static inline __attribute__((always_inline)) int clua_same_value(lua_State *L, i
 
 /* The tables a snapshot has seen, by address: an open-addressed set in a userdata (the
    collector frees it, also when a budget or memory error ends the walk). Asking a Lua
-   table keyed by tables, and marking it, was a third of a copy's cost (issue 32). The
+   table keyed by tables, and marking it, was a third of a copy's cost. The
    tables are all reachable from the root while the walk runs, so no address is reused. */
 typedef struct clua_seen {
     size_t capacity;                        /* a power of two */
@@ -112,7 +112,7 @@ static int clua_size_hint(lua_State *L, int index) {
 /// metatabled count them. Given the result of an earlier snapshot, a table that still
 /// holds what its earlier copy holds shares that copy instead of getting a new one
 /// (copies are never written: restore and unchanged only read them), and the new maps
-/// are sized for as many tables: after an input most of `g` is as it was (issue 32: the
+/// are sized for as many tables: after an input most of `g` is as it was (the
 /// copy after every input made every table anew, and collecting them was most of its
 /// cost).
 static int clua_snapshot(lua_State *L) {
@@ -163,7 +163,7 @@ static int clua_snapshot(lua_State *L) {
         if (!reused) {
             lua_settop(L, TABLE);
             /* Its copy, sized for its entries at once: filled from empty, a table is
-               rehashed every time it doubles (issue 32). */
+               rehashed every time it doubles. */
             lua_Unsigned border = lua_rawlen(L, TABLE);
             lua_Integer listed = border <= (lua_Unsigned)entries ? (lua_Integer)border : 0;
             lua_Integer keyed = entries - listed;
@@ -190,7 +190,7 @@ static int clua_snapshot(lua_State *L) {
 /// restore(copies, metatables) -> boolean: puts every copied table back as it was, and
 /// says whether all already were. A table is compared with its copy first and rewritten
 /// only if it differs: a look or a failed input that changed one field (a look that
-/// caught `g.now` up with the clock) rewrote every table twice (issue 32: 177 k
+/// caught `g.now` up with the clock) rewrote every table twice (177 k
 /// instructions a Snap game, after most of its looks).
 static int clua_restore(lua_State *L) {
     luaL_checktype(L, 1, LUA_TTABLE);

@@ -87,7 +87,7 @@ public struct LuaSlot {
 
 /// Reads tables on the Lua stack without metamethods, seeing through frozen tables as
 /// `LuaState.get` does: a reader of a whole nested value (a view, what a table hook
-/// returned) that makes nothing per value it reads (issue 32: through `LuaValue`s, every
+/// returned) that makes nothing per value it reads (through `LuaValue`s, every
 /// table read took and released a registry reference and every string became a Swift
 /// `String`, most of what encoding a seat's look cost). Runs no script code.
 ///

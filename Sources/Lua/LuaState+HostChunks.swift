@@ -5,7 +5,7 @@ import Foundation
 /// The host's own Lua chunks (the prelude, the game runtime): compiled once per process
 /// and loaded into each new state as that compile's bytes without debug info. Their line
 /// numbers and local names were about 7 KiB of every state, each served idle room's
-/// (issue 32). A rule script never loads this way: it is text only and keeps its lines
+/// among them. A rule script never loads this way: it is text only and keeps its lines
 /// for errors, tracebacks and coverage.
 ///
 /// Without debug info an error raised inside a host chunk reads "dicehost-runtime:-1: …"

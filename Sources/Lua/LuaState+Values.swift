@@ -184,7 +184,7 @@ extension LuaState {
     /// A new table with the given array items and fields.
     public func makeTable(array items: [LuaValue] = [], fields: [(String, LuaValue)] = []) -> LuaRef {
         // Filled on the stack, sized once: one registry slot for the table, none per item
-        // (a server makes several of these per seat and input, issue 32).
+        // (a server makes several of these per seat and input).
         guard lua_checkstack(L, 4) != 0 else {
             let table = newTable()
             for (i, item) in items.enumerated() { set(table, .integer(Int64(i + 1)), item) }
@@ -247,7 +247,7 @@ extension LuaValue {
         switch (a, b) {
         case (.integer(let x), .integer(let y)): return x < y
         // Bytewise, on the strings' own bytes: copying both into arrays for every comparison
-        // was most of what sorting a view's fields cost (issue 32).
+        // was most of what sorting a view's fields cost.
         case (.string(let x), .string(let y)): return Self.bytewiseLess(x, y)
         case (.boolean(let x), .boolean(let y)): return !x && y
         case (.integer(let i), .number(let f)): return Self.exactlyLess(integer: i, than: f)

@@ -56,7 +56,7 @@ extension Game {
         guard milliseconds >= 0 else { throw GameError.refused("time cannot go backwards (\(milliseconds) ms)") }
         // No timer due, no undo kept (a served game): only the host's clock moves, no rule
         // code runs, so there is nothing to roll back and no copy of `g` to take (a server
-        // catches the clock up before every input; issue 32). `g.now` follows at the next
+        // catches the clock up before every input). `g.now` follows at the next
         // hook (`syncClock`).
         if !keepsUndoHistory, transactional, !inTransaction, host.pendingTurn == nil {
             let target = try clockTarget(after: milliseconds)

@@ -73,7 +73,7 @@ extension Game {
     /// gives it (its own input budget, the host state put back between them, a failure
     /// only that action's), the game left exactly as it was. The tables under `g` are
     /// compared with the last input's copy once, after the last action, instead of once
-    /// per action (issue 32: that compare was about half of what a seat's moves cost). If
+    /// per action (that compare was about half of what a seat's moves cost). If
     /// a `choices` function wrote to `g`, a later one could have seen the write: then `g`
     /// is put back and every action is listed again, one at a time, as before.
     public func legalArguments(of actions: [String], by player: String? = nil) throws -> [Result<[[LuaValue]], any Error>] {

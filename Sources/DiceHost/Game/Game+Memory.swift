@@ -1,7 +1,7 @@
 import Lua
 
 /// What a game holds while nobody plays it, for a host that keeps many (a server's
-/// idle rooms, issue 32).
+/// idle rooms).
 extension Game {
     /// The memory a game holds, as its own counts see it.
     public struct MemoryUse: Sendable, Equatable {

@@ -34,7 +34,7 @@ extension Game {
         } catch {
             // Compared first, rewritten only if something changed: most failed inputs are
             // refused before any hook wrote (a flip out of turn), and a compare only reads
-            // (issue 32: the restore of every table was most of what a refusal cost).
+            // (the restore of every table was most of what a refusal cost).
             putBack(before)
             rollBack(to: saved)
             lastSnapshot = keepsRollbackCopy ? before : nil
@@ -60,7 +60,7 @@ extension Game {
     /// Copies every table reachable from `g` (values, keys, metatables). A table that
     /// still holds what its copy in `earlier` (the copy this input began from) holds
     /// shares that copy: copies are only read, and after an input most of `g` is as it
-    /// was (issue 32). When memory is short, the undo history goes first; then the input
+    /// was. When memory is short, the undo history goes first; then the input
     /// that grew the state is refused.
     func takeSnapshot(after input: Bool, reusing earlier: [LuaValue] = []) throws -> [LuaValue] {
         // The copies are the host's, never the script's: they take no identities.
@@ -104,7 +104,7 @@ extension Game {
     /// so a hook that writes while it should only look changes nothing. The tables are
     /// only compared with that copy first and restored when they differ: a look that
     /// wrote nothing (every view, table and status line of a well-behaved script) is left
-    /// as it is, and reading is much cheaper than rewriting every table (issue 32: a
+    /// as it is, and reading is much cheaper than rewriting every table (a
     /// broadcast looks once per seat).
     func leavingUnchanged<T>(restoringLua: Bool, _ body: () throws -> T) rethrows -> T {
         let saved = checkpoint()
@@ -124,7 +124,7 @@ extension Game {
     /// Puts the tables of `copies` (a `snapshot`) back as they were copied, if anything
     /// wrote to them; true when nothing had (they were only compared, not rewritten). One
     /// walk: `restore` compares each table with its copy and rewrites only those that
-    /// differ (issue 32: a look that caught `g.now` up rewrote every table).
+    /// differ (a look that caught `g.now` up rewrote every table).
     @discardableResult
     func putBack(_ copies: [LuaValue]) -> Bool {
         lua.withoutBudget { (try? lua.call(api.restore, copies, budget: .some(nil)).first) == .boolean(true) }

@@ -93,7 +93,7 @@ public final class Game {
     /// Whether the copy of `g` taken when an input ends is kept as the next input's
     /// rollback point (and what looks compare with). Off, the next input takes its copy
     /// when it begins: the same one copy an input, none held between inputs. A server
-    /// turns it off while a room is empty (issue 32: 6-15 KiB a room in Liar's Dice and Snap).
+    /// turns it off while a room is empty (6-15 KiB a room in Liar's Dice and Snap).
     /// Off, an input that grows the state past the memory cap is not refused when it ends
     /// (no copy is taken then): the next input is, when its copy cannot be taken.
     public var keepsRollbackCopy = true {

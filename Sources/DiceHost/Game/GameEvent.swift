@@ -102,7 +102,7 @@ public struct GameEvent: Equatable, Sendable, CustomStringConvertible {
     public var timestamped: String { "[\(time)ms] \(description)" }
 
     /// One JSON object: {"t":1500,"type":"turn","player":"Ann"}. Written field by field
-    /// with their types known (issue 32: a server writes every event for every seat; the
+    /// with their types known (a server writes every event for every seat; the
     /// `Any` fields it was built from cost a dynamic cast each).
     public var json: String {
         var out = "{\"t\":" + String(time)
@@ -170,7 +170,7 @@ public struct GameEvent: Equatable, Sendable, CustomStringConvertible {
     /// and U+2028/2029 and DEL too, so the text is also safe inside a script (the server's
     /// messages and web page use this).
     public static func quote(_ s: String) -> String {
-        // Byte by byte over the UTF-8 (issue 32: a server quotes every name and text of
+        // Byte by byte over the UTF-8 (a server quotes every name and text of
         // every message; scalar by scalar, a line with a card glyph cost ~8 k instructions).
         // Every byte that needs an escape is ASCII, and U+2028/2029 are the only multi-byte
         // characters escaped (E2 80 A8/A9); the other bytes are copied as they are.

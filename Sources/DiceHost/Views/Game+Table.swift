@@ -36,7 +36,7 @@ extension Game {
 
     /// What one seat is shown of this moment, its view and its table (nil without a
     /// `table` hook), from one call of the view hook in one look at the game: a server
-    /// makes both for every seat after every input (issue 32). The view is encoded before
+    /// makes both for every seat after every input. The view is encoded before
     /// the table hook gets it, so what that hook writes into `v` is not in the view; the
     /// game is left unchanged as by `view(for:)` and `table(for:)`. A failing view fails
     /// both (a table is made from the view).
@@ -82,7 +82,7 @@ extension Game {
 
     /// A look for each of `viewers`: the same as `viewAndTable(for:)` for each, in order,
     /// but when every seat's view is the same (`viewIsTheSameForEveryone`) the view hook
-    /// runs and its result is encoded once (issue 32: a served Snap input made four equal
+    /// runs and its result is encoded once (a served Snap input made four equal
     /// views). The table hook still runs per seat (its `t` is the seat's own), each time
     /// from the view as it was made: what one seat's table hook writes into what it is
     /// given (`v`, the tables of g in it, `t.params`) is put back before the next seat's

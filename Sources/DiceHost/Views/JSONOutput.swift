@@ -1,6 +1,6 @@
 /// Where an encoder of what a seat is shown (`TableEncoder`) puts its JSON, value by value:
 /// straight into bytes (`JSONBytes`, what a server sends: no tree of `JSONValue`s and
-/// dictionaries built per seat only to be written and dropped, issue 32), or into a
+/// dictionaries built per seat only to be written and dropped), or into a
 /// `JSONValue` (`JSONTree`, for callers that read the result). The encoder writes an
 /// object's keys in sorted order and each once, so both give the same JSON text.
 protocol JSONOutput {
@@ -11,7 +11,7 @@ protocol JSONOutput {
     mutating func string(_ value: String)
     /// A string given by its bytes, written as `string(String(decoding: bytes, as: UTF8.self))`
     /// would write it (invalid UTF-8 repaired to U+FFFD) without making the `String` when
-    /// they are UTF-8 already (issue 32).
+    /// they are UTF-8 already.
     mutating func string(bytes: UnsafeBufferPointer<UInt8>)
     mutating func beginArray()
     mutating func endArray()

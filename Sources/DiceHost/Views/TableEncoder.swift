@@ -19,7 +19,7 @@ import Lua
 /// hold at most `rowsPerList` rows, `itemsPerRow` dice or cards.
 ///
 /// The table is read where it lies on the Lua stack (`LuaStackReader`): no `LuaValue`,
-/// registry reference or Swift `String` per value read (issue 32: they were most of what
+/// registry reference or Swift `String` per value read (they were most of what
 /// a served table cost).
 struct TableEncoder {
     static let charactersPerText = 300

@@ -8,7 +8,7 @@ import Lua
 /// entries and string lengths are capped (past them, `"…"`); no script code runs.
 ///
 /// The view is read where it lies on the Lua stack (`LuaStackReader`): no `LuaValue`,
-/// registry reference or Swift `String` per value read (issue 32: they were most of what
+/// registry reference or Swift `String` per value read (they were most of what
 /// a served view cost).
 struct ViewEncoder {
     static let maximumDepth = 8
@@ -31,7 +31,7 @@ struct ViewEncoder {
     }
 
     /// The view as JSON text: the `JSONValue`'s `description`, written without making the
-    /// value (a server writes a view per seat after every input, issue 32).
+    /// value (a server writes a view per seat after every input).
     mutating func encodeText(_ value: LuaValue) -> String {
         var bytes = JSONBytes()
         encode(value, depth: 0, into: &bytes)
