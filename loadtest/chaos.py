@@ -399,6 +399,17 @@ def check_epochs(url):
     return problems, len(owners)
 
 
+def stored_action(row):
+    """(seat, action name) of a typed action row (store format 3), else None."""
+    if row[4] != "json":
+        return None
+    try:
+        value = json.loads(row[1])
+    except ValueError:
+        return None
+    return (value.get("seat"), value.get("name")) if value.get("type") == "action" else None
+
+
 def room_log(stored):
     """The room's events in order (header's, then each input's) and its export as a game log."""
     if stored["header"] is None:
@@ -468,7 +479,7 @@ def check(run, rooms, stored, args, work):
             for kind in ("roll", "flip", "snap"):
                 acked = sum(1 for k in player.acked.values() if k == kind)
                 line = "as %s %s" % (player.name, kind)
-                stored_count = sum(1 for i in found["inputs"] if i[1] == line)
+                stored_count = sum(1 for i in found["inputs"] if i[1] == line or stored_action(i) == (player.name, kind))
                 if acked > stored_count:
                     problems.append("%s: %d %s inputs acknowledged, %d stored" % (player.name, acked, kind, stored_count))
                     missing_inputs += 1

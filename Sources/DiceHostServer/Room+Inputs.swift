@@ -101,8 +101,11 @@ extension Room {
             guard game.isOver || abandoned else { throw ProtocolError(.refused, "the game is still going; ask for another after it ends") }
             guard let seat = seats.firstIndex(where: { $0.name == name }) else { return }
             seats[seat].ready = true
+            do { try startNextGameIfAllReady() } catch {
+                seats[seat].ready = false  // refused: the seat is as it was
+                throw error
+            }
             journalSeatStatus(seat)
-            try startNextGameIfAllReady()
         case .abandon:
             try abandonGame(by: name)
         case .roll(let values, let flag):

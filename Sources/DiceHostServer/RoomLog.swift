@@ -31,6 +31,12 @@ final class RoomLog {
         write(GameLog.line(GameLog.Entry(n: count, input: line, t: time, events: events.map(GameLog.json), error: nil)))
     }
 
+    /// A typed input (an action with its arguments' types), written as itself.
+    func input<S: Sequence>(_ input: GameInput, time: Int, events: S) where S.Element == GameEvent {
+        count += 1
+        write(GameLog.line(GameLog.Entry(n: count, input: input, t: time, events: events.map(GameLog.json), error: nil)))
+    }
+
     /// A move the rules' bot made for a seat (the clock ran out, or its player left): a
     /// bot move of the replay format, which `dicehost replay` plays by asking the bot again.
     func botMove<S: Sequence>(time: Int, events: S) where S.Element == GameEvent {

@@ -259,8 +259,9 @@ struct JSONFields {
             throw ProtocolError(.badName, "a name must have 1 to \(ServerProtocol.maxNameCharacters) characters")
         }
         guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format
-            || $0.properties.isWhitespace || $0 == "," }) else {
-            throw ProtocolError(.badName, "a name is one word: no spaces, commas or control characters")
+            || $0.properties.isWhitespace || $0 == "," || $0 == "\"" || $0 == "\\" }) else {
+            // Quotes and backslashes too: a name is written bare into the room's command lines.
+            throw ProtocolError(.badName, "a name is one word: no spaces, commas, quotes, backslashes or control characters")
         }
         return name
     }

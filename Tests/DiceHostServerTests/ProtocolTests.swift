@@ -43,6 +43,7 @@ struct ProtocolTests {
             ("{\"type\":\"join\",\"room\":\"abc\",\"name\":\"\"}", "bad-name", "1 to 32"),
             ("{\"type\":\"join\",\"room\":\"abc\",\"name\":\"A\\nB\"}", "bad-name", "control characters"),
             ("{\"type\":\"join\",\"room\":\"abc\",\"name\":\"Ann Lee\"}", "bad-name", "no spaces"),
+            ("{\"type\":\"join\",\"room\":\"abc\",\"name\":\"Bo\\\"\"}", "bad-name", "quotes"),
             // A string with a space is an argument as sent: refused here only for want of a room.
             ("{\"type\":\"action\",\"seq\":1,\"name\":\"x\",\"args\":[\"two words\"]}", "not-in-room", "join a room"),
             ("{\"type\":\"action\",\"seq\":1,\"name\":\"x\",\"args\":[1,[2]]}", "bad-field", "'args[1]'"),
@@ -354,7 +355,8 @@ struct ProtocolTests {
         #expect(seen == Array(logged.prefix(seen.count)))
         #expect(lines.first?.contains("\"dicehost_log\":2") == true)
         #expect(lines.contains { $0.contains("\"command\":\"as Ann roll\"") })
-        #expect(lines.contains { $0.contains("\"command\":\"as Bob show 25 red true\"") })
+        // An action is logged typed, its arguments' JSON types kept.
+        #expect(lines.contains { $0.contains(#""args":[25,"red",true]"#) && $0.contains(#""name":"show""#) && $0.contains(#""seat":"Bob""#) })
         #expect(lines.contains { $0.contains("\"command\":\"tick ") })
 
         // The online game, replayed from the log by `dicehost replay`'s engine: every event matches.

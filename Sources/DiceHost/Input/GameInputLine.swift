@@ -18,10 +18,12 @@ public enum GameInputLine {
         public var description: String { "column \(column): \(message)" }
     }
 
-    /// Splits `line` into words.
-    public static func words(_ line: String) throws -> [Word] {
+    /// Splits `line` into words. With `quotes` false a `"` is an ordinary character, as
+    /// every line was read before quoting existed: format 1 logs and the text rows of a
+    /// server's store (which may hold a name or word with a `"` in it) replay as written.
+    public static func words(_ line: String, quotes: Bool = true) throws -> [Word] {
         // Most lines quote nothing: split them as the REPL always did.
-        if !line.utf8.contains(UInt8(ascii: "\"")) {
+        if !quotes || !line.utf8.contains(UInt8(ascii: "\"")) {
             return line.split(whereSeparator: \.isWhitespace).map { Word(text: String($0), quoted: false, typed: String($0)) }
         }
         var words: [Word] = []
@@ -77,6 +79,10 @@ public enum GameInputLine {
     /// number or a boolean bare.
     public static func needsQuotes(_ text: String) -> Bool {
         if text.isEmpty || text.hasPrefix("#") { return true }
+        // A leading combining mark joins the space before it into one character, which a
+        // bare split would take for the space.
+        if let first = text.unicodeScalars.first,
+           [.nonspacingMark, .spacingMark, .enclosingMark].contains(first.properties.generalCategory) { return true }
         if text.unicodeScalars.contains(where: { Character($0).isWhitespace || $0 == "\"" || $0 == "\\" || $0.value < 0x20 }) { return true }
         return GameSession.argument(text) != .string(text)
     }

@@ -97,6 +97,9 @@ public enum GameLog {
         public var events: [JSONValue]
         /// The error the input was refused with (the game stayed as it was).
         public var error: String?
+        /// Whether `command` was written before quoting existed (a format 1 log, a store's
+        /// text row): a `"` in it is an ordinary character.
+        public var commandBeforeQuotes = false
 
         public init(n: Int, input: GameInput, t: Int, events: [JSONValue], error: String?) {
             self.n = n
@@ -117,7 +120,7 @@ public enum GameLog {
         /// A command line as format 1 held it (nil with `bot`: a bot move).
         public init(n: Int, input line: String?, bot: Bool = false, t: Int, events: [JSONValue], error: String?) {
             self.n = n
-            if bot || line == nil { input = GameInput(.bot) } else { command = line }
+            if bot || line == nil { input = GameInput(.bot) } else { command = line; commandBeforeQuotes = true }
             self.t = t
             self.events = events
             self.error = error

@@ -57,7 +57,10 @@ public final class GameLogRecorder {
     func log(_ outcome: GameLog.Outcome) {
         inputCount += 1
         let events = outcome.events.map(GameLog.json)
-        let entry = outcome.typedInput.map { GameLog.Entry(n: inputCount, input: $0, t: outcome.time, events: events, error: outcome.error) }
+        // A `bot` typed at the REPL is a step of the session's history (undo takes it back),
+        // so it is logged as the command; a typed bot input replays outside the session.
+        let typed = outcome.typedInput.flatMap { $0.kind == .bot && $0.seat == nil ? nil : $0 }
+        let entry = typed.map { GameLog.Entry(n: inputCount, input: $0, t: outcome.time, events: events, error: outcome.error) }
             ?? GameLog.Entry(n: inputCount, command: outcome.input, t: outcome.time, events: events, error: outcome.error)
         emit(GameLog.line(entry))
     }
@@ -109,11 +112,11 @@ extension GameLog {
     /// Runs `line` in `session` and collects the events it caused: the one way both the
     /// recorder and `GameReplay` run a command line, so they cannot disagree on what an
     /// input is.
-    public static func perform(_ line: String, in session: GameSession) -> Outcome {
+    public static func perform(_ line: String, in session: GameSession, quotes: Bool = true) -> Outcome {
         let game = session.game
         let before = game.events.count
-        let reply = session.run(line)
-        let words = (try? GameInputLine.words(line)) ?? []
+        let reply = session.run(line, quotes: quotes)
+        let words = (try? GameInputLine.words(line, quotes: quotes)) ?? []
         let command = words.first?.typed ?? ""
         let isInput = !command.isEmpty && !command.hasPrefix("#") && !queryCommands.contains(command)
         let events = session.game === game ? Array(game.events.dropFirst(before)) : []

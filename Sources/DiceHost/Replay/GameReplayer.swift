@@ -64,7 +64,7 @@ struct GameReplayer {
             events = outcome.events.map(GameLog.json)
             error = outcome.errorMessage
         } else {
-            let outcome = entry.input.map { GameLog.perform($0, in: session) } ?? GameLog.perform(entry.command ?? "", in: session)
+            let outcome = entry.input.map { GameLog.perform($0, in: session) } ?? GameLog.perform(entry.command ?? "", in: session, quotes: !entry.commandBeforeQuotes)
             events = outcome.events.map(GameLog.json)
             error = outcome.error
             if entry.input == nil, let input = outcome.typedInput { (typed.input, typed.command) = (input, nil) }

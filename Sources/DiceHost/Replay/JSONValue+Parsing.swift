@@ -188,6 +188,8 @@ private struct JSONTextReader {
         if integral {
             if let value = Int64(text) { return .integer(value) }
             if let value = UInt64(text) { return .unsigned(value) }
+            // Read as typed, a whole number is an integer or nothing: not a float near it.
+            if keepsFractions { throw fail("a whole number from -9223372036854775808 to 18446744073709551615", at: start) }
         }
         guard let value = Double(text) else { throw fail("a number", at: start) }
         if keepsFractions, !integral { return .number(value) }

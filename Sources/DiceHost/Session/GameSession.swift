@@ -137,8 +137,9 @@ public final class GameSession {
         }
     }
 
-    /// Runs one command line.
-    public func run(_ line: String) -> Reply {
+    /// Runs one command line (`quotes` false: a line written before quoting existed, in
+    /// which a `"` is an ordinary character).
+    public func run(_ line: String, quotes: Bool = true) -> Reply {
         guard line.utf8.count <= Self.maxLineBytes else {
             return Reply(lines: ["error: the line is longer than \(Self.maxLineBytes) bytes, the most a command may have"])
         }
@@ -146,7 +147,7 @@ public final class GameSession {
         // A comment is not read for quotes: "# say \"hi" is still a comment.
         if line.drop(while: \.isWhitespace).hasPrefix("#") { return Reply(lines: []) }
         let words: [GameInputLine.Word]
-        do { words = try GameInputLine.words(line) } catch {
+        do { words = try GameInputLine.words(line, quotes: quotes) } catch {
             return Reply(lines: [GameEvent.oneLine("error: \(error)")])
         }
         guard let first = words.first else { return Reply(lines: []) }
@@ -196,8 +197,10 @@ public final class GameSession {
     /// lines it returns, else the events it caused, else its error.
     func record(_ text: String, _ body: () throws -> [String]?) -> Reply {
         if steps.count >= historyLimit.steps || historyBytes >= historyLimit.bytes {
-            return Reply(lines: ["error: the session's history is full (\(historyLimit.steps) commands or \(historyLimit.bytes) bytes); "
-                                 + "'save FILE' keeps the game, 'undo' frees a step"])
+            let full = "the session's history is full (\(historyLimit.steps) commands or \(historyLimit.bytes) bytes); "
+                + "'save FILE' keeps the game, 'undo' frees a step"
+            lastError = full  // a die link or a log reads the refusal from here
+            return Reply(lines: ["error: " + full])
         }
         let before = game.events.count, generation = game.undoGeneration
         var lines: [String]

@@ -13,7 +13,7 @@ extension Room {
     /// Logs a typed input (its REPL line, which reads back as the same input: `as Ann call
     /// "07"`) and stages it for the store as typed JSON, its arguments' types kept.
     func record<S: Sequence>(_ input: GameInput, time: Int, events: S) where S.Element == GameEvent {
-        log?.input(input.line, time: time, events: events)
+        log?.input(input, time: time, events: events)
         journal?.input(input.json, kind: .json, time: time, events: events)
     }
 

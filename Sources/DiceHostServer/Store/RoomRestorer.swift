@@ -64,9 +64,11 @@ enum RoomRestorer {
         let entries = try stored.inputs.enumerated().map { index, input -> (line: Int, entry: GameLog.Entry) in
             guard let n = Int(exactly: input.n), let t = Int(exactly: input.time) else { throw StoreError("input \(input.n) is out of range") }
             let events = try decoder.decode([JSONValue].self, from: Data(input.events.utf8))
-            // A typed input is replayed as its REPL line, which reads back as the same input.
-            let line = input.kind == .json ? try GameInput(json: input.line).line : input.line
-            return (index + 2, GameLog.Entry(n: n, input: line, t: t, events: events, error: nil))
+            // A typed input replays as itself; a text row as the line it was, read as
+            // before quoting existed (a `"` in a name or word is an ordinary character).
+            let entry = input.kind == .json ? GameLog.Entry(n: n, input: try GameInput(json: input.line), t: t, events: events, error: nil)
+                : GameLog.Entry(n: n, input: input.line, t: t, events: events, error: nil)
+            return (index + 2, entry)
         }
         return GameLog.LoggedGame(header: header, headerLine: 1, entries: entries)
     }
