@@ -9,8 +9,10 @@ function typed.setup(g)
   g.state.calls = 0
 end
 
--- A six wins, so the game ends (the fuzzer checks that every game can).
+-- A six wins, so the game ends (the fuzzer checks that every game can). A roll a smart
+-- die flags (tilt, too_short) does not count: the same player rolls again.
 function typed.roll(g, p, r)
+  if not r.ok then return end
   g:say("%s rolled %d", p.name, r.total)
   if r.total == 6 then g:win(p) else g:next_turn() end
 end
