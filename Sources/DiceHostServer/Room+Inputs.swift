@@ -118,10 +118,10 @@ extension Room {
             try checkMayPlay(game, name, input: "roll")
             let before = game.events.count
             try game.roll(values: values, flag: flag, by: name)
-            // The REPL's command line, so the room log replays: `roll tilt`, `roll short`.
-            let flagWord = flag == .tilt ? " tilt" : flag == .tooShort ? " short" : ""
-            let line = "as \(name) roll" + flagWord + (values.map { " " + $0.map(String.init).joined(separator: " ") } ?? "")
-            record(line, time: game.now, events: game.events[before...])
+            // Stored as its REPL line (`as Ann roll tilt`), which store text rows replay;
+            // the protocol refuses values with a flag, so the two never come together.
+            let roll: GameInput.RollInput = flag != .ok ? .flagged(flag) : values.map { .values($0) } ?? .random
+            record(GameInput(.roll(roll), seat: name).line, time: game.now, events: game.events[before...])
         case .action(let action, let arguments):
             let game = try startedGame()
             try checkNotAbandoned()
