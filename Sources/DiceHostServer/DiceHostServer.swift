@@ -74,7 +74,7 @@ public final class DiceHostServer: Sendable {
         // `open`: WebSocket clients (told to go away on SIGTERM); `sockets`: every TCP
         // connection, capped below the open-files limit (HTTPHygiene.CapacityRefusal).
         let open = OpenConnections(), sockets = ConnectionGauge()
-        let (store, commits) = try await openStore()
+        let (store, commits, startup) = try await openStore()
         router.ws("/ws", shouldUpgrade: { request, _ in
             try HTTPHygiene.checkOrigin(of: request, allowed: origins)
             guard !open.isStopping else {
@@ -97,7 +97,12 @@ public final class DiceHostServer: Sendable {
             router: router,
             server: HTTPHygiene.server(webSocketRouter: router, webSocket: webSocket, limits: limits, connections: sockets),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "dicehost"),
-            onServerRunning: { channel in onStart(channel.localAddress?.port ?? 0) },
+            onServerRunning: { channel in
+                // The stored rooms are reopened once the server listens (a client asking for
+                // one meanwhile has it reopened first and waits for it).
+                await startup?.begin(report: Self.report)
+                onStart(channel.localAddress?.port ?? 0)
+            },
             logger: logger
         )
         let watcher: Task<Void, Never>? = limits.watchRules ? Task { [lobby] in
@@ -121,7 +126,7 @@ public final class DiceHostServer: Sendable {
                 }
             }
         } }
-        defer { watcher?.cancel(); sweeper.cancel(); heartbeat?.cancel() }
+        defer { watcher?.cancel(); sweeper.cancel(); heartbeat?.cancel(); if let startup { Task { await startup.cancel() } } }
         // The store is closed (and its lock let go) before `run` returns, however it ends;
         // in a task of its own, as SQLiteNIO refuses work in a cancelled one.
         let closeStore = { if let store { await Task.detached { await store.close() }.value } }
@@ -138,32 +143,47 @@ public final class DiceHostServer: Sendable {
 }
 
 extension DiceHostServer {
-    /// Opens the room store and reopens its unfinished rooms, before the server listens.
-    private func openStore() async throws -> (store: (any RoomStore)?, commits: GroupCommit?) {
-        guard let path = configuration.store else { return (nil, nil) }
+    /// Opens the room store. An SQLite store's unfinished rooms are read without their inputs
+    /// here, before the server listens, and reopened after it does (`StartupRestore`).
+    private func openStore() async throws -> (store: (any RoomStore)?, commits: GroupCommit?, startup: StartupRestore?) {
+        guard let path = configuration.store else { return (nil, nil, nil) }
         if PostgresAddress.isPostgres(path) {
             // Shared by several processes: rooms are reopened when a player asks for one
             // whose owner's lease lapsed (Lobby.room), not all at start.
             let store = try await PostgresRoomStore.open(address: path, leaseSeconds: configuration.leaseSeconds)
             let commits = GroupCommit(store: store)
             await lobby.attach(commits)
-            return (store, commits)
+            return (store, commits, nil)
         }
         let store = try await SQLiteRoomStore.open(path: path)
         let commits = GroupCommit(store: store)
         let stored: [StoredRoom]
-        do { stored = try await store.unfinishedRooms() } catch {
+        do { stored = try await store.unfinishedRoomsWithoutInputs() } catch {
             await store.close()
             throw StoreError("the room store \(path) cannot be read: \(error)")
         }
-        let outcome = await RoomRestorer.restore(stored, into: lobby, catalog: catalog, limits: configuration.limits, commits: commits)
         await lobby.attach(commits)
+        guard !stored.isEmpty else { return (store, commits, nil) }
+        let lobby = self.lobby, catalog = self.catalog, limits = configuration.limits
+        let startup = StartupRestore(rooms: stored) { head in
+            let room: StoredRoom
+            do { room = try await store.withInputs(head) } catch {
+                FileHandle.standardError.write(Data("dicehost serve: room \(head.id) cannot be read from \(path) (\(error)); it stays in the store\n".utf8))
+                return RoomRestorer.Outcome()
+            }
+            return await RoomRestorer.restore([room], into: lobby, catalog: catalog, limits: limits, commits: commits)
+        }
+        await lobby.restoring(startup)
+        return (store, commits, startup)
+    }
+
+    /// Tells the operator which stored rooms were reopened and which were closed, and why.
+    @Sendable static func report(_ outcome: RoomRestorer.Outcome) {
         var report = ""
-        if !outcome.resumed.isEmpty { report += "dicehost serve: \(outcome.resumed.count) room\(outcome.resumed.count == 1 ? "" : "s") reopened from \(path)\n" }
+        if !outcome.resumed.isEmpty { report += "dicehost serve: \(outcome.resumed.count) room\(outcome.resumed.count == 1 ? "" : "s") reopened from the store\n" }
         for note in outcome.notes { report += "dicehost serve: \(note)\n" }
         for (room, reason) in outcome.closed { report += "dicehost serve: room \(room) is closed: \(reason)\n" }
         if !report.isEmpty { FileHandle.standardError.write(Data(report.utf8)) }
-        return (store, commits)
     }
 }
 

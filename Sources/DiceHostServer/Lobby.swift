@@ -12,6 +12,8 @@ actor Lobby {
     private var rooms: [String: Room] = [:]
     /// Rooms the store held that could not be reopened, and why (told to whoever asks for them).
     private var closedReasons: [String: String] = [:]
+    /// The SQLite store's rooms being reopened while the server listens (nil: none).
+    private(set) var startup: StartupRestore?
 
     init(catalog: RuleCatalog, limits: ServerLimits, logDirectory: String?, commits: GroupCommit? = nil) {
         self.catalog = catalog
@@ -31,6 +33,9 @@ actor Lobby {
     /// A room reopened from the store (RoomRestorer).
     func adopt(_ room: Room) { rooms[room.id] = room }
 
+    /// The stored rooms to reopen while the server listens: a client asking for one waits for it.
+    func restoring(_ startup: StartupRestore) { self.startup = startup }
+
     /// A stored room that could not be reopened: closed in the store, its reason kept.
     func closeStored(_ id: String, reason: String) async {
         closedReasons[id] = reason
@@ -44,6 +49,7 @@ actor Lobby {
     /// here but stored unfinished is taken over (its lease taken when it lapsed, its game
     /// replayed); one whose lease another process holds is refused (`owned-elsewhere`).
     func room(_ id: String) async throws -> Room? {
+        if rooms[id] == nil, let startup, await startup.holds(id) { await startup.restore(id) }
         if let room = rooms[id] {
             guard commits?.store is any SharedRoomStore, await room.isClosed else { return room }
             rooms[id] = nil  // it moved to another process: ask the store again
@@ -124,6 +130,7 @@ actor Lobby {
         }
         let id = request.room ?? newID()
         guard rooms[id] == nil, closedReasons[id] == nil else { throw ProtocolError(.roomExists, "there is already a room \(id)") }
+        if let startup, await startup.holds(id) { throw ProtocolError(.roomExists, "there is already a room \(id)") }
         var log: RoomLog?
         if let logDirectory {
             do { log = try RoomLog(directory: logDirectory, room: id) } catch {

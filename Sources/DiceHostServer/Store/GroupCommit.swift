@@ -36,9 +36,13 @@ final class GroupCommit: @unchecked Sendable {
             return (issued, start)
         }
         if start {
-            // On the store's own thread when it has one (SQLite): the drain and the store's
-            // statements then take turns there without waking other threads.
-            if #available(macOS 15.0, *), let writer = (store as? any StoreWithWriterThread)?.writer {
+            if let own = store as? any StoreOnItsOwnThread {
+                // The store's thread writes and settles with no task and no hop between
+                // statements: one wake-up of that thread for all that waits meanwhile.
+                own.submit { self.drainHere(own) }
+            } else if #available(macOS 15.0, *), let writer = (store as? any StoreWithWriterThread)?.writer {
+                // On the store's own thread when it has one: the drain and the store's
+                // statements then take turns there without waking other threads.
                 Task.detached(executorPreference: writer) { await self.drain() }
             } else {
                 Task.detached { await self.drain() }
@@ -80,34 +84,53 @@ final class GroupCommit: @unchecked Sendable {
 
     /// Writes until nothing is waiting. One runs at a time (`writing`).
     private func drain() async {
-        while true {
-            let taken = lock.withLock { () -> (batch: [[StoreWrite]], last: UInt64)? in
-                guard !pending.isEmpty else {
-                    writing = false
-                    return nil
-                }
-                defer { pending = [] }
-                return (pending, issued)
-            }
-            guard let (batch, last) = taken else { return }
+        while let (batch, last) = take() {
             var failure: String?
             var refused: [Int: StoreRefusal] = [:]
             do { refused = try await store.commit(batch) } catch { failure = "\(error)" }
-            let ready = lock.withLock { () -> [(CheckedContinuation<Void, Error>, Result<Void, Error>)] in
-                if let failure { failures.append((settled + 1 ... last, failure)) }
-                // The batch's lists hold the tickets up to `last`, one each, in order.
-                for (index, refusal) in refused where batch.indices.contains(index) { refusals[last - UInt64(batch.count - 1 - index)] = refusal }
-                settled = last
-                transactions += 1
-                lists += batch.count
-                let (done, waiting) = waiters.reduce(into: ([(ticket: UInt64, continuation: CheckedContinuation<Void, Error>)](), [(ticket: UInt64, continuation: CheckedContinuation<Void, Error>)]())) {
-                    if $1.ticket <= last { $0.0.append($1) } else { $0.1.append($1) }
-                }
-                waiters = waiting
-                return done.map { ($0.continuation, result(of: $0.ticket)) }
-            }
-            for (continuation, outcome) in ready { continuation.resume(with: outcome) }
+            settle(batch, last: last, failure: failure, refused: refused)
         }
+    }
+
+    /// The same on the store's own thread, its transactions written there synchronously.
+    private func drainHere(_ own: any StoreOnItsOwnThread) {
+        while let (batch, last) = take() {
+            var failure: String?
+            var refused: [Int: StoreRefusal] = [:]
+            do { refused = try own.commitHere(batch) } catch { failure = "\(error)" }
+            settle(batch, last: last, failure: failure, refused: refused)
+        }
+    }
+
+    /// Everything waiting, and the last ticket in it; nil (and no longer writing) when
+    /// nothing is.
+    private func take() -> (batch: [[StoreWrite]], last: UInt64)? {
+        lock.withLock { () -> (batch: [[StoreWrite]], last: UInt64)? in
+            guard !pending.isEmpty else {
+                writing = false
+                return nil
+            }
+            defer { pending = [] }
+            return (pending, issued)
+        }
+    }
+
+    /// Marks the tickets up to `last` written (or failed) and resumes who waited for them.
+    private func settle(_ batch: [[StoreWrite]], last: UInt64, failure: String?, refused: [Int: StoreRefusal]) {
+        let ready = lock.withLock { () -> [(CheckedContinuation<Void, Error>, Result<Void, Error>)] in
+            if let failure { failures.append((settled + 1 ... last, failure)) }
+            // The batch's lists hold the tickets up to `last`, one each, in order.
+            for (index, refusal) in refused where batch.indices.contains(index) { refusals[last - UInt64(batch.count - 1 - index)] = refusal }
+            settled = last
+            transactions += 1
+            lists += batch.count
+            let (done, waiting) = waiters.reduce(into: ([(ticket: UInt64, continuation: CheckedContinuation<Void, Error>)](), [(ticket: UInt64, continuation: CheckedContinuation<Void, Error>)]())) {
+                if $1.ticket <= last { $0.0.append($1) } else { $0.1.append($1) }
+            }
+            waiters = waiting
+            return done.map { ($0.continuation, result(of: $0.ticket)) }
+        }
+        for (continuation, outcome) in ready { continuation.resume(with: outcome) }
     }
 
     /// Called with the lock held.
@@ -125,4 +148,13 @@ final class GroupCommit: @unchecked Sendable {
 protocol StoreWithWriterThread {
     @available(macOS 15.0, *)
     var writer: any TaskExecutor { get }
+}
+
+/// A store that writes synchronously on a thread of its own (SQLite): the group commit's
+/// drain runs there as plain calls, no task between them.
+protocol StoreOnItsOwnThread: RoomStore {
+    /// Runs `work` on the store's thread (once the store is closed, wherever it can).
+    func submit(_ work: @escaping @Sendable () -> Void)
+    /// Writes the lists in one transaction, as `commit`; called on the store's thread.
+    func commitHere(_ batch: [[StoreWrite]]) throws -> [Int: StoreRefusal]
 }

@@ -1,6 +1,5 @@
 import Foundation
 import NIOPosix
-import SQLiteNIO
 
 /// The room store in one SQLite file (`serve --store FILE`): WAL, `synchronous=FULL` so
 /// a commit is on disk when it returns (a lost machine loses nothing acknowledged), and
@@ -8,22 +7,21 @@ import SQLiteNIO
 /// file is refused instead of writing beside the first (several processes share
 /// PostgreSQL instead). Each group commit is one transaction.
 ///
-/// SQLite runs on a thread of the store's own (a one-thread pool, not NIO's shared one),
-/// which the group commit's drain prefers too (`writer`): a transaction goes from statement
-/// to statement without waking another thread.
-final class SQLiteRoomStore: RoomStore, StoreWithWriterThread {
+/// SQLite runs on a thread of the store's own (a one-thread pool, not NIO's shared one):
+/// the group commit hands it what the rooms wrote, and it writes a whole transaction there
+/// with statements prepared once (`SQLiteHandle`), then wakes the rooms that waited. While
+/// it syncs, what other rooms hand in waits for the next transaction, so under load one
+/// sync and one wake-up of this thread cover many inputs.
+final class SQLiteRoomStore: RoomStore, StoreOnItsOwnThread {
     let location: String
-    private let connection: SQLiteConnection
+    private let handle: SQLiteHandle
     private let threadPool: NIOThreadPool
 
-    private init(location: String, connection: SQLiteConnection, threadPool: NIOThreadPool) {
+    private init(location: String, handle: SQLiteHandle, threadPool: NIOThreadPool) {
         self.location = location
-        self.connection = connection
+        self.handle = handle
         self.threadPool = threadPool
     }
-
-    @available(macOS 15.0, *)
-    var writer: any TaskExecutor { ThreadPoolTaskExecutor(threadPool) }
 
     /// Opens (or creates) the store at `path`: a clear error when the file is not a
     /// DiceHost store, is locked by another process, or cannot be written.
@@ -38,16 +36,16 @@ final class SQLiteRoomStore: RoomStore, StoreWithWriterThread {
         }
         let threadPool = NIOThreadPool(numberOfThreads: 1)
         threadPool.start()
-        let connection: SQLiteConnection
+        let handle: SQLiteHandle
         do {
-            connection = try await SQLiteConnection.open(storage: .file(path: path), threadPool: threadPool, on: MultiThreadedEventLoopGroup.singleton.any())
+            handle = try await threadPool.runIfActive { try SQLiteHandle(path: path) }
         } catch {
             try? await threadPool.shutdownGracefully()
             throw StoreError("the room store \(path) cannot be opened: \(Self.explain(error))")
         }
-        let store = SQLiteRoomStore(location: path, connection: connection, threadPool: threadPool)
+        let store = SQLiteRoomStore(location: path, handle: handle, threadPool: threadPool)
         do {
-            try await store.prepare()
+            try await threadPool.runIfActive { try store.prepare() }
         } catch {
             await store.close()
             if let error = error as? StoreError { throw error }
@@ -57,45 +55,54 @@ final class SQLiteRoomStore: RoomStore, StoreWithWriterThread {
     }
 
     /// Pragmas, the lock, and the schema (created in an empty file, checked in one that is not).
-    private func prepare() async throws {
-        _ = try await connection.query("PRAGMA busy_timeout = 0")
-        let tables = try await connection.query("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { $0.column("name")?.string }
+    private func prepare() throws {
+        _ = try handle.query("PRAGMA busy_timeout = 0")
+        let tables = try handle.query("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { $0.column("name")?.string }
         if !tables.isEmpty, !tables.contains(StoreSchema.markerTable) {
             throw StoreError("\(location) is an SQLite database but not a DiceHost room store (it has no \(StoreSchema.markerTable) table); name another file")
         }
         // Exclusive before WAL: the WAL index then lives in this process's memory and the
         // lock taken by the first write below is kept until the store is closed.
-        _ = try await connection.query("PRAGMA locking_mode = EXCLUSIVE")
-        _ = try await connection.query("PRAGMA journal_mode = WAL")
-        _ = try await connection.query("PRAGMA synchronous = FULL")
-        _ = try await connection.query("BEGIN IMMEDIATE")
+        _ = try handle.query("PRAGMA locking_mode = EXCLUSIVE")
+        _ = try handle.query("PRAGMA journal_mode = WAL")
+        _ = try handle.query("PRAGMA synchronous = FULL")
+        try handle.run("BEGIN IMMEDIATE")
         do {
             // An older file is brought up before the tables it lacks are created (in the
             // current format), all in this transaction: a step that fails leaves it as it was.
             if tables.contains(StoreSchema.markerTable),
-               let format = try await connection.query("SELECT value FROM \(StoreSchema.markerTable) WHERE key = 'format'").first?.column("value")?.string,
+               let format = try handle.query("SELECT value FROM \(StoreSchema.markerTable) WHERE key = 'format'").first?.column("value")?.string,
                format != StoreSchema.format {
                 guard let upgrade = StoreSchema.upgrade(from: format) else {
                     throw StoreError("\(location) is a DiceHost room store of format \(format); this dicehost reads format \(StoreSchema.format)")
                 }
                 for statement in upgrade {
-                    do { _ = try await connection.query(statement) } catch {
+                    do { try handle.run(statement) } catch {
                         throw StoreError("\(location) is a DiceHost room store of format \(format) that could not be brought to format \(StoreSchema.format) "
                             + "(\(Self.explain(error)) at: \(statement)); the file is left as it was")
                     }
                 }
-                _ = try await connection.query("UPDATE \(StoreSchema.markerTable) SET value = ? WHERE key = 'format'", [.text(StoreSchema.format)])
+                try handle.run("UPDATE \(StoreSchema.markerTable) SET value = ? WHERE key = 'format'", [.text(StoreSchema.format)])
             }
-            for statement in StoreSchema.create { _ = try await connection.query(statement) }
-            _ = try await connection.query("INSERT OR IGNORE INTO \(StoreSchema.markerTable) (key, value) VALUES ('format', ?)", [.text(StoreSchema.format)])
-            _ = try await connection.query("COMMIT")
+            for statement in StoreSchema.create { try handle.run(statement) }
+            try handle.run("INSERT OR IGNORE INTO \(StoreSchema.markerTable) (key, value) VALUES ('format', ?)", [.text(StoreSchema.format)])
+            try handle.run("COMMIT")
         } catch {
-            _ = try? await connection.query("ROLLBACK")
+            try? handle.run("ROLLBACK")
             throw error
         }
     }
 
+    func submit(_ work: @escaping @Sendable () -> Void) {
+        threadPool.submit { _ in work() }
+    }
+
     func commit(_ batch: [[StoreWrite]]) async throws -> [Int: StoreRefusal] {
+        try await threadPool.runIfActive { try self.commitHere(batch) }
+    }
+
+    /// Writes `batch` in one transaction, on the store's thread.
+    func commitHere(_ batch: [[StoreWrite]]) throws -> [Int: StoreRefusal] {
         var statements: [Statement] = []
         for writes in batch {
             // A seat's new sequence number goes into the row of the input it came with
@@ -112,18 +119,21 @@ final class SQLiteRoomStore: RoomStore, StoreWithWriterThread {
                 statements += Self.statements(for: write, seat: carried[index])
             }
         }
-        // One statement is a transaction of its own (autocommit, synced as any commit):
-        // without BEGIN and COMMIT, a lone input is one trip to the store's thread, not three.
+        // One statement is a transaction of its own (autocommit, synced as any commit).
         if statements.count == 1 {
-            do { _ = try await connection.query(statements[0].sql, statements[0].binds) } catch { throw StoreError(Self.explain(error)) }
+            do { try handle.run(statements[0].sql, statements[0].binds) } catch { throw StoreError(Self.explain(error)) }
             return [:]
         }
-        _ = try await connection.query("BEGIN IMMEDIATE")
         do {
-            for statement in statements { _ = try await connection.query(statement.sql, statement.binds) }
-            _ = try await connection.query("COMMIT")
+            try handle.run("BEGIN IMMEDIATE")
+            do {
+                for statement in statements { try handle.run(statement.sql, statement.binds) }
+                try handle.run("COMMIT")
+            } catch {
+                try? handle.run("ROLLBACK")
+                throw error
+            }
         } catch {
-            _ = try? await connection.query("ROLLBACK")
             throw StoreError(Self.explain(error))
         }
         return [:]
@@ -131,8 +141,8 @@ final class SQLiteRoomStore: RoomStore, StoreWithWriterThread {
 
     private struct Statement {
         var sql: String
-        var binds: [SQLiteData]
-        init(_ sql: String, _ binds: [SQLiteData]) {
+        var binds: [SQLiteHandle.Value]
+        init(_ sql: String, _ binds: [SQLiteHandle.Value]) {
             self.sql = sql
             self.binds = binds
         }
@@ -177,7 +187,28 @@ final class SQLiteRoomStore: RoomStore, StoreWithWriterThread {
     }
 
     func unfinishedRooms() async throws -> [StoredRoom] {
-        let rows = try await connection.query(
+        try await threadPool.runIfActive { try self.unfinishedRoomsHere(withInputs: true) }
+    }
+
+    /// Every unfinished room with its seats, without its inputs (read apart by
+    /// `withInputs`): what a server starting needs before it listens, however long the
+    /// rooms have played.
+    func unfinishedRoomsWithoutInputs() async throws -> [StoredRoom] {
+        try await threadPool.runIfActive { try self.unfinishedRoomsHere(withInputs: false) }
+    }
+
+    /// `room` (as `unfinishedRoomsWithoutInputs` read it) with its inputs, and its seats'
+    /// sequence numbers as its inputs carry them.
+    func withInputs(_ room: StoredRoom) async throws -> StoredRoom {
+        try await threadPool.runIfActive {
+            var room = room
+            try self.readInputs(into: &room)
+            return room
+        }
+    }
+
+    private func unfinishedRoomsHere(withInputs: Bool) throws -> [StoredRoom] {
+        let rows = try handle.query(
             "SELECT id, rules, rules_sha256, params, seed, seats, device_rolls, created, header, turn_seconds, abandoned FROM rooms WHERE finished IS NULL ORDER BY created, id")
         var rooms: [StoredRoom] = []
         for row in rows {
@@ -199,54 +230,64 @@ final class SQLiteRoomStore: RoomStore, StoreWithWriterThread {
                 room.turnSeconds = try field("turn_seconds", seconds.integer.flatMap { StoreSchema.turnSeconds($0) })
             }
             room.abandoned = try field("abandoned", row.column("abandoned")?.integer) != 0
-            for seat in try await connection.query("SELECT name, token_sha256, last_seq, has_left, ready FROM seats WHERE room = ? ORDER BY seat", [.text(id)]) {
+            for seat in try handle.query("SELECT name, token_sha256, last_seq, has_left, ready FROM seats WHERE room = ? ORDER BY seat", [.text(id)]) {
                 room.seats.append(StoredSeat(name: try field("seat name", seat.column("name")?.string),
                                              tokenSHA256: try field("token", seat.column("token_sha256")?.string),
                                              lastSeq: Int64(try field("last_seq", seat.column("last_seq")?.integer)),
                                              left: try field("has_left", seat.column("has_left")?.integer) != 0,
                                              ready: try field("ready", seat.column("ready")?.integer) != 0))
             }
-            for input in try await connection.query("SELECT n, input, t, events, seat, seq, kind FROM inputs WHERE room = ? ORDER BY n", [.text(id)]) {
-                let stored = StoredInput(n: Int64(try field("input n", input.column("n")?.integer)),
-                                         line: try field("input", input.column("input")?.string),
-                                         time: Int64(try field("input t", input.column("t")?.integer)),
-                                         events: try field("events", input.column("events")?.string),
-                                         kind: try field("input kind", input.column("kind")?.string.flatMap(StoredInput.Kind.init(rawValue:))))
-                room.inputs.append(stored)
-                // The seat's sequence number as of this input (format 2; NULL: a timer's input).
-                if let seat = input.column("seat"), !seat.isNull {
-                    let number = try field("input \(stored.n) seat", seat.integer)
-                    let seq = Int64(try field("input \(stored.n) seq", input.column("seq")?.integer))
-                    guard let index = Int(exactly: number).map({ $0 - 1 }), room.seats.indices.contains(index) else {
-                        throw StoreError("\(location): room \(id) input \(stored.n) names seat \(number); the room has \(room.seats.count)")
-                    }
-                    room.seats[index].lastSeq = max(room.seats[index].lastSeq, seq)
-                }
-            }
+            if withInputs { try readInputs(into: &room) }
             rooms.append(room)
         }
         return rooms
     }
 
+    private func readInputs(into room: inout StoredRoom) throws {
+        let id = room.id
+        func field<T>(_ name: String, _ value: T?) throws -> T {
+            guard let value else { throw StoreError("\(location): room \(id) has a bad \(name)") }
+            return value
+        }
+        room.inputs = []
+        for input in try handle.query("SELECT n, input, t, events, seat, seq, kind FROM inputs WHERE room = ? ORDER BY n", [.text(id)]) {
+            let stored = StoredInput(n: Int64(try field("input n", input.column("n")?.integer)),
+                                     line: try field("input", input.column("input")?.string),
+                                     time: Int64(try field("input t", input.column("t")?.integer)),
+                                     events: try field("events", input.column("events")?.string),
+                                     kind: try field("input kind", input.column("kind")?.string.flatMap(StoredInput.Kind.init(rawValue:))))
+            room.inputs.append(stored)
+            // The seat's sequence number as of this input (format 2; NULL: a timer's input).
+            if let seat = input.column("seat"), !seat.isNull {
+                let number = try field("input \(stored.n) seat", seat.integer)
+                let seq = Int64(try field("input \(stored.n) seq", input.column("seq")?.integer))
+                guard let index = Int(exactly: number).map({ $0 - 1 }), room.seats.indices.contains(index) else {
+                    throw StoreError("\(location): room \(id) input \(stored.n) names seat \(number); the room has \(room.seats.count)")
+                }
+                room.seats[index].lastSeq = max(room.seats[index].lastSeq, seq)
+            }
+        }
+    }
+
     func closedReason(room: String) async throws -> String? {
-        try await connection.query("SELECT closed_reason FROM rooms WHERE id = ? AND finished IS NOT NULL", [.text(room)]).first?.column("closed_reason")?.string
+        try await threadPool.runIfActive {
+            try self.handle.query("SELECT closed_reason FROM rooms WHERE id = ? AND finished IS NOT NULL", [.text(room)]).first?.column("closed_reason")?.string
+        }
     }
 
     func close() async {
-        try? await connection.close()
+        try? await threadPool.runIfActive { self.handle.close() }
         try? await threadPool.shutdownGracefully()
     }
 
     /// SQLite's reason in words a server's operator can act on.
     static func explain(_ error: Error) -> String {
-        guard let error = error as? SQLiteError else { return "\(error)" }
-        switch error.reason {
-        case .busy, .locked: return "it is locked by another process (another dicehost serve uses it: one process a store file; several processes share PostgreSQL)"
-        case .readOnly, .permission: return "it cannot be written (\(error.message)); check the file's and its folder's permissions"
-        case .notADatabase: return "it is not an SQLite database (\(error.message)); name another file"
-        case .full: return "the disk is full (\(error.message))"
-        case .cantOpen: return "it cannot be opened (\(error.message)); check that its folder exists and can be written"
-        default: return error.description
-        }
+        guard let error = error as? SQLiteFailure else { return "\(error)" }
+        if error.isBusy { return "it is locked by another process (another dicehost serve uses it: one process a store file; several processes share PostgreSQL)" }
+        if error.isReadOnly { return "it cannot be written (\(error.message)); check the file's and its folder's permissions" }
+        if error.isNotADatabase { return "it is not an SQLite database (\(error.message)); name another file" }
+        if error.isFull { return "the disk is full (\(error.message))" }
+        if error.cannotOpen { return "it cannot be opened (\(error.message)); check that its folder exists and can be written" }
+        return error.description
     }
 }
