@@ -126,10 +126,14 @@ public final class DiceHostServer: Sendable {
                 }
             }
         } }
-        defer { watcher?.cancel(); sweeper.cancel(); heartbeat?.cancel(); if let startup { Task { await startup.cancel() } } }
+        defer { watcher?.cancel(); sweeper.cancel(); heartbeat?.cancel() }
         // The store is closed (and its lock let go) before `run` returns, however it ends;
-        // in a task of its own, as SQLiteNIO refuses work in a cancelled one.
-        let closeStore = { if let store { await Task.detached { await store.close() }.value } }
+        // in a task of its own, so that closing is not cut short by this task's cancellation.
+        let closeStore = {
+            // Rooms still waiting to be reopened stay in the store for the next start.
+            await startup?.cancel()
+            if let store { await Task.detached { await store.close() }.value }
+        }
         // GoingAway after the application: the group stops services in reverse order, so the
         // clients are told and let go before the HTTP server waits for its connections to close.
         let services = ServiceGroup(configuration: .init(services: [app, GoingAway(connections: open, commits: commits)],
