@@ -143,8 +143,8 @@ final class GroupCommit: @unchecked Sendable {
     }
 }
 
-/// A store whose statements run on a thread of its own (SQLite): the group commit's drain
-/// runs there too, preferring `writer`.
+/// A store whose asynchronous statements run on a thread of its own: the group commit's
+/// drain runs there too, preferring `writer`, between them.
 protocol StoreWithWriterThread {
     @available(macOS 15.0, *)
     var writer: any TaskExecutor { get }

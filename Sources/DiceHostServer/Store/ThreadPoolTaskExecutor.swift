@@ -1,13 +1,13 @@
 import Dispatch
 import NIOPosix
 
-/// A NIO thread pool as a task executor: the SQLite store's one thread runs
-/// SQLite's calls (SQLiteNIO hands each statement to its pool) and, preferring this
-/// executor, the group commit's drain between them. A transaction of several statements
-/// then goes from statement to statement on that one thread: each statement's work item
-/// resumes the drain by queueing it behind itself, where on Swift's global executor every
-/// statement woke two threads (the pool's for the statement, one of the global
-/// executor's for the drain to go on).
+/// A NIO thread pool as a task executor: a store whose asynchronous statements run on a
+/// one-thread pool (`StoreWithWriterThread`) has the group commit's drain run there too,
+/// between them. A transaction of several statements then goes from statement to
+/// statement on that one thread: each statement's work item resumes the drain by queueing
+/// it behind itself, where on Swift's global executor every statement woke two threads.
+/// (The SQLite store goes further: it writes whole transactions synchronously on its
+/// thread, `StoreOnItsOwnThread`.)
 ///
 ///     let pool = NIOThreadPool(numberOfThreads: 1); pool.start()
 ///     Task.detached(executorPreference: ThreadPoolTaskExecutor(pool)) { … }
