@@ -24,8 +24,11 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
         // FilePath: the command line's file and folder arguments as paths, not strings.
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
-        // The room store (`serve --store FILE`): SQLite through Vapor's SQLiteNIO, which is
-        // tested on Linux and carries its own SQLite build (WAL, no system library to match).
+        // The room store (`serve --store FILE`): the SQLite that Vapor's SQLiteNIO builds
+        // (its `VaporCSQLite` module; WAL, no system library to match). The store calls that
+        // C API itself on its own thread, statements prepared once (Store/SQLiteHandle.swift):
+        // SQLiteNIO's per-statement thread hops cost more than the write. Tests still read
+        // stores through SQLiteNIO. One SQLite copy per process keeps file locks coherent.
         .package(url: "https://github.com/vapor/sqlite-nio", exact: "1.13.2"),
         // Several processes sharing one room store (`serve --store postgres://…`): Vapor's
         // PostgresNIO, async queries and a connection pool, for the server target only.
