@@ -376,10 +376,6 @@ public final class GameSession {
             return Array(all.suffix(n))
         case "led":
             return game.led.colors(at: game.now).enumerated().map { "face \($0.offset + 1): \($0.element)" }
-        case "skip":
-            guard args.isEmpty, player == nil else { throw GameError.refused("usage: skip (the current player's turn passes on)") }
-            try game.passTurn()
-            return nil
         default:
             throw GameError.refused("unknown command '\(command)'" + didYouMean(command) + " (try 'help')")
         }
