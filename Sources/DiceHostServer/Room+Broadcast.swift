@@ -136,7 +136,7 @@ extension Room {
     func summaryJSON() -> String {
         ServerMessage.object([
             ("room", .string(id)), ("rules", .string(entry.file)), ("name", .string(entry.rules.name)), ("seats", .integer(seatCount)),
-            ("players", .list(seats.map { .string($0.name) })),
+            ("players", .written(ServerMessage.array(seats.map { .string($0.name) }))),
             ("phase", .string(game == nil ? "waiting" : (game?.isOver == true || abandoned ? "over" : "playing"))),
             ("spectators", .integer(subscribers.values.filter { $0.seat == nil }.count)), ("connected", .integer(seats.filter { $0.connections > 0 }.count)),
         ])

@@ -39,16 +39,16 @@ public struct RuleCatalog: Sendable {
 
     /// The `rules` list of the protocol: what a lobby offers.
     var json: String {
-        ServerMessage.json(.list(entries.map { entry in
-            .fields([
+        ServerMessage.array(entries.map { entry in
+            .written(ServerMessage.object([
                 ("file", .string(entry.file)), ("name", .string(entry.rules.name)),
                 ("minPlayers", .integer(entry.rules.minPlayers)), ("maxPlayers", .integer(entry.rules.maxPlayers)),
-                ("dice", .string(entry.rules.dice.text)), ("actions", .list(entry.rules.actions.map { .string($0) })),
-                ("params", .fields(entry.rules.params.map { ($0.name, .string($0.value.description)) })),
-                ("paramInfo", .fields(Self.paramInfo(entry.rules))),
-                ("designerActions", .list(entry.rules.designerActions.sorted().map { .string($0) })),
-            ])
-        }))
+                ("dice", .string(entry.rules.dice.text)), ("actions", .written(ServerMessage.array(entry.rules.actions.map { .string($0) }))),
+                ("params", .written(ServerMessage.object(entry.rules.params.map { ($0.name, .string($0.value.description)) }))),
+                ("paramInfo", .written(ServerMessage.object(Self.paramInfo(entry.rules)))),
+                ("designerActions", .written(ServerMessage.array(entry.rules.designerActions.sorted().map { .string($0) }))),
+            ]))
+        })
     }
 
     /// Each param's label, description and kind (`param_info`, or the plain one from its
@@ -62,14 +62,14 @@ public struct RuleCatalog: Sendable {
             case .toggle: fields.append(("kind", .string("toggle")))
             case .text: fields.append(("kind", .string("text")))
             case .choice(let values):
-                fields += [("kind", .string("choice")), ("choices", .list(values.map { .string($0.description) }))]
+                fields += [("kind", .string("choice")), ("choices", .written(ServerMessage.array(values.map { .string($0.description) })))]
             case .range(let low, let high, let step):
                 // The number as the rules wrote it (`0.5`, `10`), not as a Double prints.
                 fields += [("kind", .string("range")), ("min", .written(RuleSet.number(low))),
                            ("max", .written(RuleSet.number(high))), ("step", .written(RuleSet.number(step)))]
             }
             if info.botOnly { fields.append(("bot", .bool(true))) }
-            return (param.name, .fields(fields))
+            return (param.name, .written(ServerMessage.object(fields)))
         }
     }
 }

@@ -15,10 +15,6 @@ struct ServerMessage {
         case json(JSONValue)
         /// JSON written already (a room's state, a list of events), copied as it is.
         case written(String)
-        /// A list of values (a room's players, a game's actions).
-        case list([Value])
-        /// An object of these fields, in this order (a lobby's room, a rules entry).
-        case fields([(key: String, value: Value)])
 
         static func string(_ text: String) -> Value { .json(.string(text)) }
         static func integer<I: BinaryInteger>(_ value: I) -> Value { .json(.integer(Int64(clamping: value))) }
@@ -46,13 +42,25 @@ struct ServerMessage {
 
     /// A JSON object of these fields, in this order (a message's `cause`, a lobby's room).
     static func object(_ fields: [(key: String, value: Value)]) -> String {
-        json(.fields(fields))
+        var out = MessageText(capacity: 16 + fields.reduce(0) { $0 + $1.key.utf8.count + sizeHint($1.value) })
+        out.raw("{")
+        for (index, (key, value)) in fields.enumerated() {
+            if index > 0 { out.raw(",") }
+            out.field(key, value)
+        }
+        out.raw("}")
+        return out.string
     }
 
-    /// Any value as JSON text, objects' fields in the order given (a lobby's list of rules).
-    static func json(_ value: Value) -> String {
-        var out = MessageText(capacity: 16 + sizeHint(value))
-        out.item(value)
+    /// A JSON list of these values, in this order (a room's players, a game's actions).
+    static func array(_ items: [Value]) -> String {
+        var out = MessageText(capacity: 2 + items.reduce(0) { $0 + 1 + sizeHint($1) })
+        out.raw("[")
+        for (index, item) in items.enumerated() {
+            if index > 0 { out.raw(",") }
+            out.item(item)
+        }
+        out.raw("]")
         return out.string
     }
 
@@ -80,8 +88,6 @@ struct ServerMessage {
         switch value {
         case .written(let text): return text.utf8.count + 4
         case .json: return 24
-        case .list(let items): return 2 + items.reduce(0) { $0 + 1 + sizeHint($1) }
-        case .fields(let fields): return 2 + fields.reduce(0) { $0 + 4 + $1.key.utf8.count + sizeHint($1.value) }
         }
     }
 }
@@ -124,20 +130,6 @@ struct MessageText {
         switch value {
         case .json(let json): self.value(json)
         case .written(let text): self.text(text)
-        case .list(let items):
-            raw("[")
-            for (index, item) in items.enumerated() {
-                if index > 0 { raw(",") }
-                self.item(item)
-            }
-            raw("]")
-        case .fields(let fields):
-            raw("{")
-            for (index, (key, item)) in fields.enumerated() {
-                if index > 0 { raw(",") }
-                field(key, item)
-            }
-            raw("}")
         }
     }
 

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// The lobby's JSON (the `rules` list, a room's summary) is written by the server's one
-/// JSON writer (`ServerMessage.json`), byte for byte what the hand-written text was: the
+/// JSON writer (`ServerMessage.object`, `.array`), byte for byte what the hand-written text was: the
 /// reference here is that text, kept as the slow, obvious implementation.
 @Suite struct LobbyJSONSameBytesTests {
     static func quoted(_ text: String) -> String { GameEvent.quote(text) }
@@ -62,7 +62,7 @@ import Testing
     }
 
     @Test func nestedFieldsKeepTheirOrder() {
-        let text = ServerMessage.json(.fields([("z", .integer(1)), ("a", .list([.string("x"), .fields([]), .list([])])), ("m", .written("0.5"))]))
+        let text = ServerMessage.object([("z", .integer(1)), ("a", .written(ServerMessage.array([.string("x"), .written(ServerMessage.object([])), .written(ServerMessage.array([]))]))), ("m", .written("0.5"))])
         #expect(text == #"{"z":1,"a":["x",{},[]],"m":0.5}"#)
     }
 }

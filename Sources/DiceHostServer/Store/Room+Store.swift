@@ -24,7 +24,7 @@ extension Room {
     static func summaryJSON(_ stored: StoredRoomSummary, name: String) -> String {
         ServerMessage.object([
             ("room", .string(stored.id)), ("rules", .string(stored.rulesFile)), ("name", .string(name)), ("seats", .integer(stored.seatCount)),
-            ("players", .list(stored.players.map { .string($0) })), ("phase", .string(stored.started ? "playing" : "waiting")),
+            ("players", .written(ServerMessage.array(stored.players.map { .string($0) }))), ("phase", .string(stored.started ? "playing" : "waiting")),
         ])
     }
 }
