@@ -1,3 +1,5 @@
+import DiceHost
+
 /// Every code of an `error` message (docs/protocol.md, "Error codes"; a test checks the two
 /// agree). A client tells refusals apart by these, never by the message text.
 enum ErrorCode: String, CaseIterable, Sendable, Equatable {
@@ -41,4 +43,19 @@ enum ErrorCode: String, CaseIterable, Sendable, Equatable {
     case moved
     case seatBlocked = "seat-blocked"
     case abandoned
+}
+
+extension ErrorCode {
+    /// The code a client is sent for a game's refusal. A refusal the room words itself
+    /// (turn, out, an unknown action) keeps its own code; the rules' `error(msg, 0)` is a
+    /// `rule-error`, as a failing hook is; every other refusal of the game is `refused`.
+    init(refusal: RefusalCode) {
+        switch refusal {
+        case .notYourTurn: self = .notYourTurn
+        case .out: self = .out
+        case .unknownAction: self = .unknownAction
+        case .rulesRefused: self = .ruleError
+        case .gameOver, .unknownPlayer, .badArgument, .invalidRules, .refused: self = .refused
+        }
+    }
 }

@@ -134,8 +134,11 @@ extension Room {
 
     /// What the lobby lists.
     func summaryJSON() -> String {
-        "{\"room\":\(id.jsonQuoted),\"rules\":\(entry.file.jsonQuoted),\"name\":\(entry.rules.name.jsonQuoted),\"seats\":\(seatCount),"
-            + "\"players\":[\(seats.map(\.name.jsonQuoted).joined(separator: ","))],\"phase\":\"\(game == nil ? "waiting" : (game?.isOver == true || abandoned ? "over" : "playing"))\","
-            + "\"spectators\":\(subscribers.values.filter { $0.seat == nil }.count),\"connected\":\(seats.filter { $0.connections > 0 }.count)}"
+        ServerMessage.object([
+            ("room", .string(id)), ("rules", .string(entry.file)), ("name", .string(entry.rules.name)), ("seats", .integer(seatCount)),
+            ("players", .written(ServerMessage.array(seats.map { .string($0.name) }))),
+            ("phase", .string(game == nil ? "waiting" : (game?.isOver == true || abandoned ? "over" : "playing"))),
+            ("spectators", .integer(subscribers.values.filter { $0.seat == nil }.count)), ("connected", .integer(seats.filter { $0.connections > 0 }.count)),
+        ])
     }
 }

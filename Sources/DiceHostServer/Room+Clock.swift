@@ -17,10 +17,7 @@ extension Room {
         guard let game, !game.isOver, !abandoned else { return }
         let target = clockNow
         guard target > game.now else { return }
-        let step = min(target - game.now, GameSession.maxTickMilliseconds)
-        let before = game.events.count
-        try game.advance(by: step)
-        record("tick \(step)ms", time: game.now, events: game.events[before...])
+        try applyRoomInput(GameInput(.tick(milliseconds: min(target - game.now, GameSession.maxTickMilliseconds))), to: game)
     }
 
     /// Sleeps until the next timer is due, then moves the clock and broadcasts.

@@ -115,13 +115,9 @@ extension Room {
             if values != nil || flag != .ok, !deviceRolls {
                 throw ProtocolError(.noDeviceRolls, "this room rolls the dice itself; it was not created to take a smart die's rolls")
             }
-            try checkMayPlay(game, name, input: "roll")
-            let before = game.events.count
-            try game.roll(values: values, flag: flag, by: name)
-            // Stored as its REPL line (`as Ann roll tilt`), which store text rows replay;
-            // the protocol refuses values with a flag, so the two never come together.
+            // The protocol refuses values with a flag, so the two never come together.
             let roll: GameInput.RollInput = flag != .ok ? .flagged(flag) : values.map { .values($0) } ?? .random
-            record(GameInput(.roll(roll), seat: name).line, time: game.now, events: game.events[before...])
+            try play(GameInput(.roll(roll), seat: name), in: game, as: "roll")
         case .action(let action, let arguments):
             let game = try startedGame()
             try checkNotAbandoned()
@@ -130,11 +126,29 @@ extension Room {
                 let known = game.rules.actions.isEmpty ? "this game has none" : "this game has: " + game.rules.actions.joined(separator: ", ")
                 throw ProtocolError(.unknownAction, "unknown action '\(action)' (\(known))")
             }
-            try checkMayPlay(game, name, input: action)
-            let before = game.events.count
-            try game.act(action, by: name, arguments: arguments.map(\.luaValue))
-            record(GameInput(.action(name: action, arguments: arguments), seat: name), time: game.now, events: game.events[before...])
+            try play(GameInput(.action(name: action, arguments: arguments), seat: name), in: game, as: action)
         }
+    }
+
+    /// The one way a seat's input reaches the game: who may make it now is checked first
+    /// (`checkMayPlay`), then `Game.apply` runs it as one transaction and its typed outcome
+    /// answers - applied: recorded for the log and the store; refused: the error its
+    /// refusal code maps to (`ErrorCode(refusal:)`); a rule failure: `rule-error`.
+    func play(_ input: GameInput, in game: Game, as label: String) throws {
+        try checkMayPlay(game, input.seat ?? "", input: label)
+        switch game.apply(input) {
+        case .applied(let events): record(input, time: game.now, events: events)
+        case .refused(let code, let message): throw ProtocolError(ErrorCode(refusal: code), message)
+        case .ruleFailure(let failure): throw ProtocolError(.ruleError, failure.message)
+        }
+    }
+
+    /// Applies an input the room makes itself (the clock catching up, another game, a
+    /// reload) and records it; a refusal or a rule failure is thrown as the game's own
+    /// error (`GameError`), which the caller reports.
+    func applyRoomInput(_ input: GameInput, to game: Game) throws {
+        let events = try game.apply(input).appliedEvents()
+        record(input, time: game.now, events: events)
     }
 
     /// The one check of who may make an input now, before any rule code runs, each refusal
@@ -173,6 +187,18 @@ extension Room {
             broadcastPending(cause: ServerMessage.object([("input", .string("start"))]))
         } catch {
             broadcast(errorMessage(.ruleError, publicText("the game could not start: \(error)")))
+        }
+    }
+}
+
+extension GameOutcome {
+    /// The events of an applied input; a refusal or a rule failure thrown as the game's
+    /// own error (`GameError`), as the throwing entry points throw it.
+    func appliedEvents() throws -> [GameEvent] {
+        switch self {
+        case .applied(let events): return events
+        case .refused(_, let message): throw GameError.refused(message)
+        case .ruleFailure(let failure): throw GameError.script(failure)
         }
     }
 }

@@ -37,8 +37,7 @@ extension Room {
     /// The same game from its start again (the room log's `restart`), on a fresh clock.
     private func startNextGame() throws {
         guard let game else { return }
-        let before = game.events.count
-        try game.restart()
+        let events = try game.apply(GameInput(.restart)).appliedEvents()
         origin = ContinuousClock.now
         if abandoned {
             abandoned = false
@@ -54,6 +53,6 @@ extension Room {
             }
             seats[index].timedOut = false
         }
-        record("restart", time: game.now, events: game.events[before...])
+        record(GameInput(.restart), time: game.now, events: events)
     }
 }

@@ -12,11 +12,9 @@ extension Room {
         let files = changed.map { ($0 as NSString).lastPathComponent }.joined(separator: ", ")
         do {
             try catchUpClock()
-            let before = game.events.count
             declaredMovesCache = nil
-            try game.reload()
+            try applyRoomInput(GameInput(.reload), to: game)
             watcher.watch(game)
-            record("reload", time: game.now, events: game.events[before...])
             broadcast(message(.reloaded, ["files": .string(files), "rules": .string(game.rules.name)]))
             broadcastPending(cause: ServerMessage.object([("input", .string("reload"))]))
         } catch {

@@ -8,11 +8,11 @@ import Foundation
 /// times the wait for another game (`Room+PlayAgain`).
 ///
 /// Rules without a bot that declare `skip_absent = true` have the seat's turn passed on
-/// instead (`Game.passTurn`), logged and stored as the input `skip` (`"by":"skip"` in the
+/// instead (`Game.passTurn`), logged and stored as the input `{"type":"skip"}` (`"by":"skip"` in the
 /// cause). Rules with neither: the seat blocks the game and the others may abandon it.
 ///
-/// A bot move is logged and stored as a bot move (`"bot":true` in the room log, the
-/// command `bot` in the store), not as the input the bot chose: the bot is a function of
+/// A bot move is logged and stored as a bot move (the input `{"type":"bot"}`), not as
+/// the input the bot chose: the bot is a function of
 /// the game (or its view) and draws its random numbers from the game's generator (Mia's
 /// and Liar's Dice's bluffs), so asking it again replays the same move and the same
 /// draws, where the chosen input alone would leave the generator behind by the bot's draws.
@@ -89,31 +89,27 @@ extension Room {
         turnClock = nil
         guard let player = clock.player else { return playAgainClockRanOut() }
         guard !game.isOver, !abandoned, game.currentPlayer == player, let seat = seats.firstIndex(where: { $0.name == player }) else { return nil }
-        let before = game.events.count
         // Rules without a bot that allow it pass the seat's turn on instead.
         let skips = game.rules.skipsAbsent && !game.rules.hooks.contains("bot")
-        do {
-            if skips { try game.passTurn() } else { try game.playBotMove() }
-        } catch {
+        let move = GameInput(skips ? .skip : .bot)
+        let events: [GameEvent], failure: String?
+        switch game.apply(move) {
+        case .applied(let applied): (events, failure) = (applied, nil)
+        case .refused(_, let message): (events, failure) = ([], message)
+        case .ruleFailure(let error): (events, failure) = ([], error.message)
+        }
+        if let reason = failure {
             // Nothing to play the seat with: the game waits for the player, or the others abandon it.
             blockedBy = player
-            let reason: String
-            switch error {
-            case GameError.script(let error): reason = error.message
-            default: reason = "\(error)"
-            }
             broadcast(errorMessage(.seatBlocked, publicText("\(player)'s move could not be played for them (\(reason)): the game waits for \(player), or the others may abandon it")))
             return nil
         }
         if !seats[seat].left { seats[seat].timedOut = true }
         turnClockRestarts = true
-        let events = game.events[before...]
+        record(move, time: game.now, events: events)
         if skips {
-            record("skip", time: game.now, events: events)
             return ServerMessage.object([("player", .string(player)), ("input", .string("skip")), ("by", .string("skip"))])
         }
-        log?.botMove(time: game.now, events: events)
-        journal?.input("bot", time: game.now, events: events)
         return ServerMessage.object([("player", .string(player)), ("input", .string(Self.botInputLabel(events, player: player))), ("by", .string("bot"))])
     }
 

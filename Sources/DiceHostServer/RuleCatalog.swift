@@ -39,33 +39,37 @@ public struct RuleCatalog: Sendable {
 
     /// The `rules` list of the protocol: what a lobby offers.
     var json: String {
-        "[" + entries.map { entry in
-            let params = entry.rules.params.map { "\($0.name.jsonQuoted):\($0.value.description.jsonQuoted)" }.joined(separator: ",")
-            return "{\"file\":\(entry.file.jsonQuoted),\"name\":\(entry.rules.name.jsonQuoted),\"minPlayers\":\(entry.rules.minPlayers),"
-                + "\"maxPlayers\":\(entry.rules.maxPlayers),\"dice\":\(entry.rules.dice.text.jsonQuoted),"
-                + "\"actions\":[\(entry.rules.actions.map(\.jsonQuoted).joined(separator: ","))],\"params\":{\(params)},"
-                + "\"paramInfo\":{\(Self.paramInfoJSON(entry.rules))},"
-                + "\"designerActions\":[\(entry.rules.designerActions.sorted().map(\.jsonQuoted).joined(separator: ","))]}"
-        }.joined(separator: ",") + "]"
+        ServerMessage.array(entries.map { entry in
+            .written(ServerMessage.object([
+                ("file", .string(entry.file)), ("name", .string(entry.rules.name)),
+                ("minPlayers", .integer(entry.rules.minPlayers)), ("maxPlayers", .integer(entry.rules.maxPlayers)),
+                ("dice", .string(entry.rules.dice.text)), ("actions", .written(ServerMessage.array(entry.rules.actions.map { .string($0) }))),
+                ("params", .written(ServerMessage.object(entry.rules.params.map { ($0.name, .string($0.value.description)) }))),
+                ("paramInfo", .written(ServerMessage.object(Self.paramInfo(entry.rules)))),
+                ("designerActions", .written(ServerMessage.array(entry.rules.designerActions.sorted().map { .string($0) }))),
+            ]))
+        })
     }
 
     /// Each param's label, description and kind (`param_info`, or the plain one from its
     /// type), so a lobby draws a checkbox, a menu or a slider in the game's words.
-    static func paramInfoJSON(_ rules: RuleSet) -> String {
-        rules.params.compactMap { param -> String? in
+    static func paramInfo(_ rules: RuleSet) -> [(key: String, value: ServerMessage.Value)] {
+        rules.params.compactMap { param -> (key: String, value: ServerMessage.Value)? in
             guard let info = rules.info(of: param.name) else { return nil }
-            var fields = ["\"label\":\(info.label.jsonQuoted)"]
-            if let description = info.description { fields.append("\"description\":\(description.jsonQuoted)") }
+            var fields: [(key: String, value: ServerMessage.Value)] = [("label", .string(info.label))]
+            if let description = info.description { fields.append(("description", .string(description))) }
             switch info.kind {
-            case .toggle: fields.append("\"kind\":\"toggle\"")
-            case .text: fields.append("\"kind\":\"text\"")
+            case .toggle: fields.append(("kind", .string("toggle")))
+            case .text: fields.append(("kind", .string("text")))
             case .choice(let values):
-                fields.append("\"kind\":\"choice\",\"choices\":[\(values.map(\.description.jsonQuoted).joined(separator: ","))]")
+                fields += [("kind", .string("choice")), ("choices", .written(ServerMessage.array(values.map { .string($0.description) })))]
             case .range(let low, let high, let step):
-                fields.append("\"kind\":\"range\",\"min\":\(RuleSet.number(low)),\"max\":\(RuleSet.number(high)),\"step\":\(RuleSet.number(step))")
+                // The number as the rules wrote it (`0.5`, `10`), not as a Double prints.
+                fields += [("kind", .string("range")), ("min", .written(RuleSet.number(low))),
+                           ("max", .written(RuleSet.number(high))), ("step", .written(RuleSet.number(step)))]
             }
-            if info.botOnly { fields.append("\"bot\":true") }
-            return "\(param.name.jsonQuoted):{\(fields.joined(separator: ","))}"
-        }.joined(separator: ",")
+            if info.botOnly { fields.append(("bot", .bool(true))) }
+            return (param.name, .written(ServerMessage.object(fields)))
+        }
     }
 }

@@ -52,6 +52,18 @@ struct ServerMessage {
         return out.string
     }
 
+    /// A JSON list of these values, in this order (a room's players, a game's actions).
+    static func array(_ items: [Value]) -> String {
+        var out = MessageText(capacity: 2 + items.reduce(0) { $0 + 1 + sizeHint($1) })
+        out.raw("[")
+        for (index, item) in items.enumerated() {
+            if index > 0 { out.raw(",") }
+            out.item(item)
+        }
+        out.raw("]")
+        return out.string
+    }
+
     var text: String {
         var out = MessageText(capacity: 64 + fields.reduce(0) { $0 + $1.key.utf8.count + Self.sizeHint($1.value) })
         out.raw("{\"type\":")
@@ -111,6 +123,10 @@ struct MessageText {
     mutating func field(_ key: String, _ value: ServerMessage.Value) {
         string(key)
         raw(":")
+        item(value)
+    }
+
+    mutating func item(_ value: ServerMessage.Value) {
         switch value {
         case .json(let json): self.value(json)
         case .written(let text): self.text(text)

@@ -354,10 +354,12 @@ struct ProtocolTests {
         #expect(seen.count > 5)
         #expect(seen == Array(logged.prefix(seen.count)))
         #expect(lines.first?.contains("\"dicehost_log\":2") == true)
-        #expect(lines.contains { $0.contains("\"command\":\"as Ann roll\"") })
+        #expect(lines.contains { $0.contains(#""input":{"seat":"Ann","type":"roll"}"#) })
         // An action is logged typed, its arguments' JSON types kept.
         #expect(lines.contains { $0.contains(#""args":[25,"red",true]"#) && $0.contains(#""name":"show""#) && $0.contains(#""seat":"Bob""#) })
-        #expect(lines.contains { $0.contains("\"command\":\"tick ") })
+        // Every input is typed: the clock's moves too.
+        #expect(lines.contains { $0.contains(#""type":"tick""#) })
+        #expect(!lines.contains { $0.contains(#""command":"#) })
 
         // The online game, replayed from the log by `dicehost replay`'s engine: every event matches.
         server.stop()

@@ -1,4 +1,5 @@
 @testable import DiceHostServer
+import DiceHost
 import Foundation
 import SQLiteNIO
 import Testing
@@ -170,7 +171,9 @@ struct RoomStoreTests {
             #expect(room.seats.map(\.lastSeq) == [3, 3])
             #expect(room.seats[0].tokenSHA256 == Room.tokenHash(token) && room.seats[0].tokenSHA256 != token, "the token is stored hashed")
             #expect(room.inputs.map(\.n) == Array(1...Int64(room.inputs.count)))
-            #expect(room.inputs.filter { $0.line.hasSuffix(" roll") }.map(\.line) == Array(repeating: ["as Ann roll", "as Bob roll"], count: 3).flatMap { $0 })
+            #expect(room.inputs.allSatisfy { $0.kind == .json }, "every input is stored typed")
+            let rolls = room.inputs.compactMap { try? GameInput(json: $0.line) }.filter { $0.kind == .roll(.random) }
+            #expect(rolls.map(\.line) == Array(repeating: ["as Ann roll", "as Bob roll"], count: 3).flatMap { $0 })
             #expect(room.header != nil)
         }
     }

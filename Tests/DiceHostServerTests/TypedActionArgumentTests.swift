@@ -52,7 +52,8 @@ struct TypedActionArgumentTests {
             let check = try await SQLiteConnection.open(storage: .file(path: store))
             let rows = try await check.query("SELECT input, kind FROM inputs WHERE room = ?", [.text(room)])
             try await check.close()
-            let stored = try #require(rows.first { $0.column("kind")?.string == "json" }?.column("input")?.string)
+            #expect(rows.allSatisfy { $0.column("kind")?.string == "json" }, "every input is stored typed")
+            let stored = try #require(rows.compactMap { $0.column("input")?.string }.first { $0.contains(#""type":"action""#) })
             #expect(stored.contains(#""07""#) && stored.contains("2.0") && stored.contains(#""Ann Lee""#), "\(stored)")
 
             let second = try await TestServer.start(configuration: configuration)

@@ -79,7 +79,7 @@ import Testing
             (#"{"type":"tick","ms":1.5}"#, "the field 'ms': expected a whole number, got 1.5"),
             (#"{"type":"roll","flag":"ok"}"#, "the field 'flag': expected \"tilt\" or \"too_short\", got \"ok\""),
             (#"{"type":"roll","colour":"red"}"#, "the field 'colour': this input has no such field"),
-            (#"{"type":"jump"}"#, "the field 'type': expected roll, action, tick, device, tilt, sensor, restart, reload or bot, got \"jump\""),
+            (#"{"type":"jump"}"#, "the field 'type': expected roll, action, tick, device, tilt, sensor, restart, reload, bot or skip, got \"jump\""),
             (#"{"type":"tick","ms":-5}"#, "tick takes a duration from 0 to 1 day (86400000ms), got -5ms"),
         ]
         for (json, expected) in cases {

@@ -109,7 +109,7 @@ import Testing
             (header + "\n{\"n\":1,\"input\":{\"type\":\"action\",\"name\":\"call\",\"args\":[[1]]},\"t\":0,\"events\":[]}",
              "log:2: expected an input: the field 'input.args[0]': expected an integer, a number, a string or true/false, got [1]"),
             (header + "\n{\"n\":1,\"input\":{\"type\":\"fly\"},\"t\":0,\"events\":[]}",
-             "log:2: expected an input: the field 'input.type': expected roll, action, tick, device, tilt, sensor, restart, reload or bot, got \"fly\""),
+             "log:2: expected an input: the field 'input.type': expected roll, action, tick, device, tilt, sensor, restart, reload, bot or skip, got \"fly\""),
             (header + "\n{\"n\":1,\"command\":\"roll\",\"t\":0,\"events\":[{\"t\":0}]}", "log:2: expected event 1 to be an object with \"t\" (ms) and \"text\", got '{\"t\":0}'"),
             (formatOne + "\n{\"n\":1,\"t\":0,\"events\":[]}", "log:2: expected an input line with either \"input\" (a command) or \"bot\":true"),
             (formatOne + "\n{\"n\":1,\"input\":7,\"t\":0,\"events\":[]}", "log:2: expected an input line: the field 'input' is not a string"),

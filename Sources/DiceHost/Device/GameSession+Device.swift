@@ -90,9 +90,10 @@ extension GameSession {
         }
     }
 
-    /// A finite decimal number within ±limit ("nan", "inf", "0x1p3" are not).
+    /// A finite decimal number within ±limit, an exponent allowed (`1e-05`, as a line
+    /// prints it); "nan", "inf", "0x1p3" are not.
     static func sensorNumber(_ text: String, limit: Double) -> Double? {
-        guard text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-" || $0 == "+") }),
+        guard text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-" || $0 == "+" || $0 == "e" || $0 == "E") }),
               let value = Double(text), value.isFinite, abs(value) <= limit else { return nil }
         return value
     }

@@ -6,7 +6,8 @@ import Lua
 public struct FuzzCase: Sendable {
     public var gameSeed: UInt64
     public var choices: [Int]
-    /// The inputs (command lines) and what each printed.
+    /// The inputs as REPL lines (`FuzzInput.line`, which reads back as the same input)
+    /// and what each printed.
     public var inputs: [String]
     public var outputs: [[String]]
     /// Where each input's choices begin in `choices`.
@@ -54,9 +55,9 @@ public struct FuzzGame: Sendable {
         let replaying = start.replaying != nil
         while replaying ? !choices.isExhausted : result.inputs.count < inputsPerCase {
             result.inputStarts.append(choices.recorded.count)
-            let command = generator.next(session.game, &choices)
-            let failure = checker.run(command)
-            result.inputs.append(command)
+            let input = generator.next(session.game, &choices)
+            let failure = checker.run(input)
+            result.inputs.append(input.line)
             result.outputs.append(checker.steps.last?.output ?? [])
             if let failure {
                 result.failure = failure

@@ -1,6 +1,6 @@
 import Lua
 
-/// Plays inputs (command lines, as typed in `dicehost play`) on a game and checks it
+/// Plays inputs (typed, or command lines as typed in `dicehost play`) on a game and checks it
 /// after each one; at the end, the checks that need the whole run (the game ends with
 /// the bots playing on, the same inputs give the same events, hidden dice leak nowhere).
 /// The fuzzer drives one per case; a rule test with `# check: …` lines runs its inputs
@@ -12,6 +12,9 @@ public final class FuzzChecker {
         /// The player who made it: the `as NAME`, else whose turn it was.
         public var actor: String?
         public var output: [String]
+        /// The input as the fuzzer made it (nil: a command line of a rule test), played
+        /// again as itself.
+        public var input: FuzzInput?
     }
 
     public let checks: Set<FuzzCheck>
@@ -37,11 +40,29 @@ public final class FuzzChecker {
 
     var game: Game { session.game }
 
-    /// Plays one input; the first check it breaks, if any.
+    /// Plays one command line (a rule test's); the first check it breaks, if any.
     public func run(_ command: String) -> FuzzFailure? {
         let words = command.split(whereSeparator: \.isWhitespace).map(String.init)
         let actor = words.first == "as" && words.count > 1 ? words[1] : game.currentPlayer
-        let isUndo = words.first == "undo", isRedo = words.first == "redo"
+        return check(command, input: nil, actor: actor, isUndo: words.first == "undo", isRedo: words.first == "redo") { session.run(command) }
+    }
+
+    /// Plays one typed input (the fuzzer's); the first check it breaks, if any.
+    public func run(_ input: FuzzInput) -> FuzzFailure? {
+        let actor = input.seat ?? game.currentPlayer
+        return check(input.line, input: input, actor: actor, isUndo: input == .undo, isRedo: input == .redo) { play(input, in: session) }
+    }
+
+    /// Plays `input` in `session` as itself.
+    func play(_ input: FuzzInput, in session: GameSession) -> GameSession.Reply {
+        switch input {
+        case .input(let input): return session.run(input)
+        case .undo, .redo: return session.run(input.line)
+        }
+    }
+
+    /// Runs one input (`perform`) and checks the game after it.
+    func check(_ command: String, input: FuzzInput?, actor: String?, isUndo: Bool, isRedo: Bool, perform: () -> GameSession.Reply) -> FuzzFailure? {
         let watchesState = checks.contains(.refusalUnchanged) || checks.contains(.undoRedo)
         if watchesState && lastFingerprint == nil { lastFingerprint = game.fuzzFingerprint(session) }
         let before = lastFingerprint
@@ -49,9 +70,9 @@ public final class FuzzChecker {
         let hadRuleError = session.sawRuleError
         let generation = game.undoGeneration
         let redoDepth = session.redoStack.count
-        let reply = session.run(command)
+        let reply = perform()
         let changed = game.undoGeneration != generation
-        steps.append(Step(command: command, actor: actor, output: reply.lines))
+        steps.append(Step(command: command, actor: actor, output: reply.lines, input: input))
         let number = steps.count
         // From what the session did, not from its reply's text: an undo moves an input to
         // the redo stack, a redo takes one off it; any other command is refused when the
@@ -169,7 +190,7 @@ public final class FuzzChecker {
         for (index, step) in steps.enumerated() {
             let number = index + 1
             let start = again.game.events.count
-            let lines = again.run(step.command).lines
+            let lines = step.input.map { play($0, in: again) }?.lines ?? again.run(step.command).lines
             if checks.contains(.deterministic), lines != step.output {
                 return FuzzFailure(check: .deterministic, input: number,
                                    message: "input \(number) (\(step.command)) gave other output when the same inputs were played again: \(Self.firstDifference(step.output, lines))")
@@ -177,9 +198,16 @@ public final class FuzzChecker {
             var index = 0
             while index < others.count {
                 let (seat, other) = others[index]
-                let command = step.actor == seat ? step.command : Self.changingRolledValues(step.command, sides: sides)
+                let command: String
                 let otherStart = other.game.events.count
-                _ = other.run(command)
+                if let input = step.input {
+                    let changed = step.actor == seat ? input : Self.changingRolledValues(input, sides: sides)
+                    command = changed.line
+                    _ = play(changed, in: other)
+                } else {
+                    command = step.actor == seat ? step.command : Self.changingRolledValues(step.command, sides: sides)
+                    _ = other.run(command)
+                }
                 let seen = Self.received(by: seat, again.game.events, from: start)
                 let otherSeen = Self.received(by: seat, other.game.events, from: otherStart)
                 if seen != otherSeen {
@@ -221,6 +249,15 @@ public final class FuzzChecker {
             words[i] = String(value % sides + 1)
         }
         return words.joined(separator: " ")
+    }
+
+    /// A roll of given values with every value moved to the next face; other inputs as
+    /// they are.
+    static func changingRolledValues(_ input: FuzzInput, sides: Int) -> FuzzInput {
+        guard sides > 1, case .input(var typed) = input, case .roll(.values(let values)) = typed.kind, !values.isEmpty,
+              values.allSatisfy({ (1...sides).contains($0) }) else { return input }
+        typed.kind = .roll(.values(values.map { $0 % sides + 1 }))
+        return .input(typed)
     }
 
     /// The first line that differs, as "'a' became 'b'".

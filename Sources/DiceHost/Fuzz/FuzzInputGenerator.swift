@@ -1,7 +1,8 @@
 import Lua
 
 /// Makes the next input of a fuzz case from the position the game is in and the
-/// case's choices, as a command line of `dicehost play` (so a case is a transcript).
+/// case's choices, as a typed input (`FuzzInput`; its `line` is what a report and a
+/// shrunk transcript show, and reads back as the same input).
 /// The first option of every choice is the simplest, so that shrinking, which lowers
 /// choices towards 0, makes inputs simpler: a roll of the lowest faces before a bot's
 /// move, a legal move before a wrong one.
@@ -25,9 +26,11 @@ struct FuzzInputGenerator {
         (.undo, 1), (.redo, 1), (.reload, 1), (.device, 1),
     ]
     static let table: [Kind] = weights.flatMap { Array(repeating: $0.0, count: $0.1) }
-    static let ticks = ["0ms", "1ms", "250ms", "1s", "5s", "60s"]
-    /// Arguments nobody lists: the boundaries and wrong types an action must refuse.
-    static let wrongArguments: [[String]] = [[], ["0"], ["-1"], ["1"], ["999999"], ["1.5"], ["x"], ["true"], ["1", "1", "1"]]
+    static let ticks = [0, 1, 250, 1000, 5000, 60_000]
+    /// Arguments nobody lists: the boundaries and wrong types an action must refuse,
+    /// typed as the REPL reads these words bare.
+    static let wrongArguments: [[GameInput.Argument]] = [[], ["0"], ["-1"], ["1"], ["999999"], ["1.5"], ["x"], ["true"], ["1", "1", "1"]]
+        .map { $0.map(GameSession.actionArgument) }
 
     /// Whether values of rolls must be given (a game with secret rolls: the secrets
     /// check changes them), rather than drawn from the game's generator.
@@ -37,84 +40,87 @@ struct FuzzInputGenerator {
         givesRollValues = rules.secretRolls
     }
 
-    func next(_ game: Game, _ choices: inout FuzzChoices) -> String {
+    func next(_ game: Game, _ choices: inout FuzzChoices) -> FuzzInput {
         let kind = Self.table[choices.draw(Self.table.count)]
         // Over, a move starts the next game; the same choices make a restart whether the
         // game is over or not, so shrinking can drop the moves that ended it.
-        if game.isOver, [.roll, .bot, .action].contains(kind) { return "restart" }
+        if game.isOver, [.roll, .bot, .action].contains(kind) { return .input(GameInput(.restart)) }
+        func input(_ kind: GameInput.Kind, seat: String? = nil) -> FuzzInput { .input(GameInput(kind, seat: seat)) }
         switch kind {
-        case .roll: return rollWithValues(game, &choices)
-        case .bot: return "bot"
-        case .action: return action(game, &choices, by: nil) ?? rollWithValues(game, &choices)
+        case .roll: return input(rollWithValues(game, &choices))
+        case .bot: return input(.bot)
+        case .action: return action(game, &choices, by: nil).map { input($0) } ?? input(rollWithValues(game, &choices))
         case .outOfTurn:
             let others = game.playerNames.filter { $0 != game.currentPlayer }
-            guard let other = choices.pick(others) else { return rollWithValues(game, &choices) }
-            if choices.draw(3) == 0 { return "as \(other) " + rollWithValues(game, &choices) }
-            return action(game, &choices, by: other).map { "as \(other) \($0)" } ?? "as \(other) roll"
-        case .randomRoll: return givesRollValues ? rollWithValues(game, &choices) : "roll"
-        case .flaggedRoll: return choices.draw(2) == 0 ? "roll tilt" : "roll short"
-        case .tick: return "tick " + (choices.pick(Self.ticks) ?? "0ms")
-        case .undo: return "undo"
-        case .redo: return "redo"
-        case .restart: return choices.draw(3) == 0 ? "restart" : "bot"
-        case .reload: return choices.draw(4) == 0 ? "reload" : "bot"
-        case .device: return choices.draw(2) == 0 ? "device disconnected" : "device connected"
+            guard let other = choices.pick(others) else { return input(rollWithValues(game, &choices)) }
+            if choices.draw(3) == 0 { return input(rollWithValues(game, &choices), seat: other) }
+            return input(action(game, &choices, by: other) ?? .roll(.random), seat: other)
+        case .randomRoll: return input(givesRollValues ? rollWithValues(game, &choices) : .roll(.random))
+        case .flaggedRoll: return input(.roll(.flagged(choices.draw(2) == 0 ? .tilt : .tooShort)))
+        case .tick: return input(.tick(milliseconds: choices.pick(Self.ticks) ?? 0))
+        case .undo: return .undo
+        case .redo: return .redo
+        case .restart: return input(choices.draw(3) == 0 ? .restart : .bot)
+        case .reload: return input(choices.draw(4) == 0 ? .reload : .bot)
+        case .device: return input(.device(.status(choices.draw(2) == 0 ? .disconnected : .connected, value: nil)))
         }
     }
 
     /// `roll V…`: faces of the current player's dice, now and then one a die lacks.
-    func rollWithValues(_ game: Game, _ choices: inout FuzzChoices) -> String {
+    func rollWithValues(_ game: Game, _ choices: inout FuzzChoices) -> GameInput.Kind {
         let dice = (try? game.dice(forSeat: game.seat(of: nil))) ?? game.rules.dice
         let sides = max(1, dice.sides)
         if game.rules.keepsDice, choices.draw(2) == 1 {
             // roll keep P… = V…: some dice of the last roll kept, the others given.
-            var kept: [String] = [], rolled: [String] = []
+            var kept: [Int] = [], rolled: [Int] = []
             for position in 1...max(1, dice.count) {
-                if choices.draw(2) == 1 { kept.append(String(position)) } else { rolled.append(String(choices.draw(sides) + 1)) }
+                if choices.draw(2) == 1 { kept.append(position) } else { rolled.append(choices.draw(sides) + 1) }
             }
-            return (["roll", "keep"] + kept + (rolled.isEmpty ? [] : ["="] + rolled)).joined(separator: " ")
+            return .roll(.keep(positions: kept, rolled: rolled.isEmpty ? nil : rolled))
         }
-        var values: [String] = []
+        var values: [Int] = []
         for _ in 0..<max(1, dice.count) {
-            values.append(String(choices.draw(sides) + 1))
+            values.append(choices.draw(sides) + 1)
         }
-        if choices.draw(16) == 15 { values[0] = choices.draw(2) == 0 ? "0" : String(sides + 1) }
-        return "roll " + values.joined(separator: " ")
+        if choices.draw(16) == 15 { values[0] = choices.draw(2) == 0 ? 0 : sides + 1 }
+        return .roll(.values(values))
     }
 
     /// An action of `player` (nil: whose turn it is; another player: an anytime action,
     /// or now and then one that is not) with listed arguments, or boundary and wrong ones.
-    func action(_ game: Game, _ choices: inout FuzzChoices, by player: String?) -> String? {
+    func action(_ game: Game, _ choices: inout FuzzChoices, by player: String?) -> GameInput.Kind? {
         var names = game.rules.actions
         if player != nil {
             let anytime = names.filter(game.rules.anytime.contains)
             if !anytime.isEmpty && choices.draw(4) != 0 { names = anytime }
         }
         guard let name = choices.pick(names) else { return nil }
-        let lists = ((try? game.legalArguments(of: name, by: player)) ?? []).compactMap(Self.words)
+        let lists = ((try? game.legalArguments(of: name, by: player)) ?? []).compactMap(Self.arguments)
         if !lists.isEmpty, choices.draw(8) != 7, let list = choices.pick(lists) {
-            return ([name] + list).joined(separator: " ")
+            return .action(name: name, arguments: list)
         }
-        let wrong = choices.pick(Self.wrongArguments) ?? []
-        return ([name] + wrong).joined(separator: " ")
+        return .action(name: name, arguments: choices.pick(Self.wrongArguments) ?? [])
     }
 
-    /// Arguments as words of a command line (nil when one cannot be typed: a string
-    /// with spaces, or one that would read as a number).
-    static func words(_ list: [LuaValue]) -> [String]? {
-        var words: [String] = []
+    /// A list of legal arguments as typed arguments (nil when it holds a value no action
+    /// argument is: a table, a function, a float that is not finite). Strings that a bare
+    /// word could not carry (a space, one that reads as a number) are left out too, as
+    /// they were when a case was made of command lines, so a seed makes the cases it made.
+    static func arguments(_ list: [LuaValue]) -> [GameInput.Argument]? {
+        var arguments: [GameInput.Argument] = []
         for value in list {
             switch value {
-            case .integer, .boolean: words.append(value.description)
+            case .integer(let i): arguments.append(.integer(i))
+            case .boolean(let b): arguments.append(.boolean(b))
             case .number(let d):
                 guard d.isFinite else { return nil }
-                words.append(value.description)
+                arguments.append(.float(d))
             case .string(let s):
                 guard !s.isEmpty, !s.contains(where: \.isWhitespace), GameSession.argument(s) == .string(s) else { return nil }
-                words.append(s)
+                arguments.append(.string(s))
             default: return nil
             }
         }
-        return words
+        return arguments
     }
 }

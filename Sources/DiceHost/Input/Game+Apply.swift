@@ -40,7 +40,11 @@ extension Game {
         case .reload: try reload()
         case .bot:
             guard seat == nil || seat == currentPlayer else { throw GameError.refused("usage: bot (the current player's bot makes their move)") }
+            guard !isOver else { throw GameError.refused("the game is over") }
             try playBotMove()
+        case .skip:
+            guard seat == nil || seat == currentPlayer else { throw GameError.refused("usage: skip (the current player's turn passes on)") }
+            try passTurn()
         }
     }
 
@@ -65,7 +69,7 @@ extension Game {
             if wasOver { return .gameOver }
             guard rules.actions.contains(action) else { return .unknownAction }
             name = action
-        case .bot: return wasOver ? .gameOver : .refused
+        case .bot, .skip: return wasOver ? .gameOver : .refused
         case .tick, .device, .tilt, .sensor, .restart, .reload: return .refused
         }
         if wasOver { return .gameOver }

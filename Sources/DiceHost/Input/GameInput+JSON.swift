@@ -12,7 +12,7 @@ import Foundation
 ///     {"type":"device","event":"roll","values":[5]}  {"type":"device","event":"battery","value":12}
 ///     {"type":"tilt","x":0.2,"y":-0.1}
 ///     {"type":"sensor","samples":[{"sensor":"touch","t":0,"values":[3.0]}],"from_now":true}
-///     {"type":"restart"}  {"type":"reload"}  {"type":"bot"}
+///     {"type":"restart"}  {"type":"reload"}  {"type":"bot"}  {"type":"skip"}
 extension GameInput {
     /// A JSON form that is not an input: the field at fault (`args[2]`) and what was expected.
     public struct FormatError: Error, Equatable, CustomStringConvertible {
@@ -65,6 +65,7 @@ extension GameInput {
         case .restart: fields["type"] = .string("restart")
         case .reload: fields["type"] = .string("reload")
         case .bot: fields["type"] = .string("bot")
+        case .skip: fields["type"] = .string("skip")
         }
         return .object(fields)
     }
@@ -171,8 +172,9 @@ extension GameInput {
         case "restart": kind = .restart
         case "reload": kind = .reload
         case "bot": kind = .bot
+        case "skip": kind = .skip
         default:
-            throw FormatError(field: "type", message: "expected roll, action, tick, device, tilt, sensor, restart, reload or bot, got \"\(type.prefix(40))\"")
+            throw FormatError(field: "type", message: "expected roll, action, tick, device, tilt, sensor, restart, reload, bot or skip, got \"\(type.prefix(40))\"")
         }
         try reader.finish()
         self.init(kind, seat: seat)

@@ -39,16 +39,14 @@ extension GameInput {
         case .restart: return "restart"
         case .reload: return "reload"
         case .bot: return "bot"
+        case .skip: return "skip"
         }
     }
 
-    /// A number as `tilt` and `sensor` read it: digits and a point, no exponent.
+    /// A number as `tilt` and `sensor` read it: the shortest form that reads back as the
+    /// same `Double` (`0.2`, `1e-05`, `-0`), a whole number without its `.0`.
     static func decimal(_ value: Double) -> String {
         let text = value.description
-        guard text.contains("e") || text.contains("E") else { return text.hasSuffix(".0") ? String(text.dropLast(2)) : text }
-        var fixed = String(format: "%.20f", value)
-        while fixed.hasSuffix("0") { fixed.removeLast() }
-        if fixed.hasSuffix(".") { fixed.removeLast() }
-        return fixed == "-0" ? "0" : fixed
+        return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
     }
 }

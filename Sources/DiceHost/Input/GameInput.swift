@@ -37,6 +37,9 @@ public struct GameInput: Equatable, Sendable {
         case reload
         /// The current player's bot makes their move.
         case bot
+        /// The current player's turn passes on without a move (rules with
+        /// `skip_absent = true`; a served room skips an absent seat so).
+        case skip
     }
 
     /// How the dice of a roll are given.
@@ -87,7 +90,7 @@ public struct GameInput: Equatable, Sendable {
             if let bad = rolled?.first(where: { !(1...GameSession.maxRollValue).contains($0) }) {
                 return "a rolled value must be from 1 to \(GameSession.maxRollValue), got '\(bad)'"
             }
-        case .roll(.random), .roll(.flagged), .restart, .reload, .bot:
+        case .roll(.random), .roll(.flagged), .restart, .reload, .bot, .skip:
             break
         case .action(let name, let arguments):
             guard !name.isEmpty, name.utf8.count <= 256 else { return "an action is named by a word of at most 256 bytes" }

@@ -116,7 +116,8 @@ extension GameLog {
         let game = session.game
         let before = game.events.count
         let reply = session.run(line, quotes: quotes)
-        let words = (try? GameInputLine.words(line, quotes: quotes)) ?? []
+        let split = session.lastSplit.flatMap { $0.line == line && $0.quotes == quotes ? $0.words : nil }
+        let words = split ?? (try? GameInputLine.words(line, quotes: quotes)) ?? []
         let command = words.first?.typed ?? ""
         let isInput = !command.isEmpty && !command.hasPrefix("#") && !queryCommands.contains(command)
         let events = session.game === game ? Array(game.events.dropFirst(before)) : []

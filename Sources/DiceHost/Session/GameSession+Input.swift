@@ -20,8 +20,10 @@ extension GameSession {
         case "reload": kind = .reload
         case "bot":
             guard texts.isEmpty, player == nil else { throw GameError.refused("usage: bot (the current player's bot makes their move)") }
-            guard !game.isOver else { throw GameError.refused("the game is over") }
             kind = .bot
+        case "skip" where !game.rules.actions.contains("skip"):  // an action of that name wins, as it always did
+            guard texts.isEmpty, player == nil else { throw GameError.refused("usage: skip (the current player's turn passes on)") }
+            kind = .skip
         case "device", "tilt", "sensor": kind = try deviceInput(command, texts)
         default:
             guard !Self.queryCommands.contains(command), game.rules.actions.contains(command) else { return nil }

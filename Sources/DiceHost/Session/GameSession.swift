@@ -139,6 +139,10 @@ public final class GameSession {
 
     /// Runs one command line (`quotes` false: a line written before quoting existed, in
     /// which a `"` is an ordinary character).
+    /// The last line `run` split into words, so that a log recording it (`GameLog.perform`)
+    /// does not split it again: the same line read the same way gives the same words.
+    var lastSplit: (line: String, quotes: Bool, words: [GameInputLine.Word])?
+
     public func run(_ line: String, quotes: Bool = true) -> Reply {
         guard line.utf8.count <= Self.maxLineBytes else {
             return Reply(lines: ["error: the line is longer than \(Self.maxLineBytes) bytes, the most a command may have"])
@@ -150,6 +154,7 @@ public final class GameSession {
         do { words = try GameInputLine.words(line, quotes: quotes) } catch {
             return Reply(lines: [GameEvent.oneLine("error: \(error)")])
         }
+        lastSplit = (line, quotes, words)
         guard let first = words.first else { return Reply(lines: []) }
         let command = first.text
         if command == "quit" || command == "exit" { return Reply(lines: [], quit: true) }
@@ -376,10 +381,6 @@ public final class GameSession {
             return Array(all.suffix(n))
         case "led":
             return game.led.colors(at: game.now).enumerated().map { "face \($0.offset + 1): \($0.element)" }
-        case "skip":
-            guard args.isEmpty, player == nil else { throw GameError.refused("usage: skip (the current player's turn passes on)") }
-            try game.passTurn()
-            return nil
         default:
             throw GameError.refused("unknown command '\(command)'" + didYouMean(command) + " (try 'help')")
         }

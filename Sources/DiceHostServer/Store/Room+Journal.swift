@@ -4,15 +4,10 @@ import Foundation
 /// The room's side of the store: inputs recorded for the log and staged for the store,
 /// waited for before anything is acknowledged, and a room reopened from the store.
 extension Room {
-    /// Logs an input (JSON Lines export) and stages it for the store.
-    func record<S: Sequence>(_ line: String, time: Int, events: S) where S.Element == GameEvent {
-        log?.input(line, time: time, events: events)
-        journal?.input(line, time: time, events: events)
-    }
-
-    /// Logs a typed input (its REPL line, which reads back as the same input: `as Ann call
-    /// "07"`) and stages it for the store as typed JSON, its arguments' types kept.
-    func record<S: Sequence>(_ input: GameInput, time: Int, events: S) where S.Element == GameEvent {
+    /// Logs an input (JSON Lines export) and stages it for the store, both as typed JSON
+    /// (`{"type":"tick","ms":500}`, `{"args":["07"],"name":"call","seat":"Ann","type":"action"}`):
+    /// an action's arguments keep their types, and every input replays as itself.
+    func record(_ input: GameInput, time: Int, events: [GameEvent]) {
         log?.input(input, time: time, events: events)
         journal?.input(input.json, kind: .json, time: time, events: events)
     }

@@ -22,7 +22,9 @@ extension Room {
     /// What the lobby lists for a room another process holds (as stored: spectators and
     /// connections are that process's to know: the fields are left out).
     static func summaryJSON(_ stored: StoredRoomSummary, name: String) -> String {
-        "{\"room\":\(stored.id.jsonQuoted),\"rules\":\(stored.rulesFile.jsonQuoted),\"name\":\(name.jsonQuoted),\"seats\":\(stored.seatCount),"
-            + "\"players\":[\(stored.players.map(\.jsonQuoted).joined(separator: ","))],\"phase\":\"\(stored.started ? "playing" : "waiting")\"}"
+        ServerMessage.object([
+            ("room", .string(stored.id)), ("rules", .string(stored.rulesFile)), ("name", .string(name)), ("seats", .integer(stored.seatCount)),
+            ("players", .written(ServerMessage.array(stored.players.map { .string($0) }))), ("phase", .string(stored.started ? "playing" : "waiting")),
+        ])
     }
 }
