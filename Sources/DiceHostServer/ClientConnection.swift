@@ -64,7 +64,7 @@ final class ClientConnection {
         switch message {
         case .hello: break
         case .rules: channel.send(ServerMessage(.rules, [("rules", .written(lobby.catalog.json))]).text)
-        case .rooms: channel.send(ServerMessage(.rooms, [("rooms", .written("[" + (await lobby.list()).joined(separator: ",") + "]"))]).text)
+        case .rooms: channel.send(ServerMessage(.rooms, [("rooms", .written(ServerMessage.array((await lobby.list()).map { .written($0) })))]).text)
         case .create(let request):
             guard roomsCreated < limits.roomsPerConnection else {
                 return sendError(.tooManyRooms, "one connection may create at most \(limits.roomsPerConnection) rooms")

@@ -14,8 +14,9 @@ import Foundation
 /// seconds its creator set (`rooms.turn_seconds`, NULL: the rules' or the server's
 /// default), a game the players abandoned (`rooms.abandoned`), a seat whose player left
 /// and a player ready for another game (`seats.has_left`, `seats.ready`); and each input
-/// row says how its input is written (`inputs.kind`: `line`, a REPL line, for every row
-/// so far; `json` for a typed input), so typed inputs can be stored beside older rows.
+/// row says how its input is written (`inputs.kind`: `line`, a REPL line, as every row of
+/// formats 1 and 2 was; `json`, a typed input, as every row is written now), so rows of
+/// both kinds replay side by side.
 ///
 /// An older file is brought up when opened, one format at a time, in one transaction: a
 /// step that fails leaves the file as it was. A dicehost that reads an older format
