@@ -123,7 +123,6 @@ int clua_refuse_look_write(lua_State *L, int proxy, int key) {
 static void clua_push_wrapped(lua_State *L, int value, int parent, int key) {
     value = lua_absindex(L, value);
     if (lua_type(L, value) != LUA_TTABLE) { lua_pushvalue(L, value); return; }
-    if (clua_push_backing(L, value)) { lua_pop(L, 1); lua_pushvalue(L, value); return; }
     if (lua_rawgetp(L, LUA_REGISTRYINDEX, &clua_look_cache_key) != LUA_TTABLE) {
         lua_pop(L, 1);
         lua_pushvalue(L, value);
@@ -131,8 +130,10 @@ static void clua_push_wrapped(lua_State *L, int value, int parent, int key) {
     }
     int cache = lua_gettop(L);
     lua_pushvalue(L, value);
+    /* The cache first: most tables a look reads it has reached before. */
     if (lua_rawget(L, cache) == LUA_TTABLE) { lua_remove(L, cache); return; }
     lua_pop(L, 1);
+    if (clua_push_backing(L, value)) { lua_pop(L, 2); lua_pushvalue(L, value); return; }
     clua_context *c = clua_ctx(L);
     uint64_t serial = c->next_serial;
     lua_createtable(L, 0, 3);

@@ -16,14 +16,8 @@ extension Game {
             let realG = g, realPlayers = playerTables, clockSeen = clockSeenByLua
             let shownNow = lua.get(realG, "now")
             g = lua.readOnly(realG, as: "g")
-            let players = lua.readOnlyField(g, "players").tableRef
-            playerTables = realPlayers.indices.map { index in
-                guard let players, case .table(let p) = lua.readOnlyField(players, .integer(Int64(index + 1))),
-                      lua.seenThrough(p) == realPlayers[index].tableRef else {
-                    return lua.readOnly(realPlayers[index], as: "g.players[\(index + 1)]")
-                }
-                return .table(p)
-            }
+            // Named as reached from g; g.players[i] read by a hook gives the same stand-in.
+            playerTables = realPlayers.enumerated().map { index, p in lua.readOnly(p, as: "g.players[\(index + 1)]") }
             lua.setLookRole(hook: nil, role: nil)
             defer {
                 g = realG
