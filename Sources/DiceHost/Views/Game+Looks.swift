@@ -35,9 +35,28 @@ extension Game {
     /// ("view hook wrote g.state.round: a view must not change the game; ...").
     func lookingAs<T>(_ hook: String, _ role: String, _ body: () throws -> T) rethrows -> T {
         lua.setLookRole(hook: hook, role: role)
-        defer { lua.setLookRole(hook: nil, role: nil) }
+        let outer = lookingHook
+        lookingHook = (hook, role)
+        defer {
+            lua.setLookRole(hook: nil, role: nil)
+            lookingHook = outer
+        }
         return try body()
     }
+
+    /// Refuses, during a look, a host function that would change the game (`g:next_turn`,
+    /// `g:win`, `timer.after`, ...): a look has no rollback of its own, so its call would
+    /// stick. `call` names it as the script wrote it; `fix` says where it belongs.
+    /// Nothing outside a look: the same functions in an input work as ever.
+    func refuseInLook(_ call: String, _ fix: String) throws {
+        guard lua.isLooking else { return }
+        let (hook, role) = lookingHook ?? ("a look (view, table, choices, status or invariant hook)", "a look")
+        throw LuaCall.Failure.message("\(hook) called \(call): \(role) must not change the game; \(fix)")
+    }
+
+    static let passTurnElsewhere = "pass the turn in the hook that handles the input (roll, an action, turn or a timer) instead"
+    static let endGameElsewhere = "end the game in the hook that handles the input (roll, an action, turn or a timer) instead"
+    static let setTimersElsewhere = "set timers in the hook that handles the input (roll, an action, turn or a timer) instead"
 
     /// `g[key]` as a hook reads it: a stand-in during a look.
     func lookField(_ key: String) -> LuaValue {
