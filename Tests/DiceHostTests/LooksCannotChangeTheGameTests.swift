@@ -98,4 +98,22 @@ import Testing
         #expect(passing.currentPlayer == "Bob")
         #expect(try game.view(for: "Ann").description == #"{"mode":"read"}"#)
     }
+
+    @Test func aSharedViewIsReadOnlyToEveryTableHook() throws {
+        let source = """
+            local r = rules { name = "Shared", players = {2, 2}, dice = false }
+            function r.setup(g) g.state.top = 7 end
+            function r.roll(g, p, r) end
+            function r.view(g) return {n = 0, top = g.state.top} end
+            function r.table(v, t) v.n = v.n + 1; return {headline = t.you .. " " .. v.n} end
+            return r
+            """
+        let game = try makeGame(source)
+        #expect(game.viewIsTheSameForEveryone)
+        for look in game.viewsAndTables(for: ["Ann", "Bob"]) {
+            guard case .failure(let error)? = look.table else { Issue.record("the table hook wrote a shared v and did not fail"); continue }
+            #expect("\(error)".contains("table hook wrote v.n: a table hook must not change the game"), "\(error)")
+        }
+        #expect(throws: (any Error).self) { try game.table(for: "Ann") }
+    }
 }

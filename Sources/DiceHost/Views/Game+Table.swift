@@ -125,13 +125,18 @@ extension Game {
 
     /// The `table` hook's result for `viewer`, given its view, encoded by `encodeTable`.
     /// `told`: what `t` says of the log, when it was read once for every seat.
+    /// When every seat's view is the same (`viewIsTheSameForEveryone`) a server makes it
+    /// once and gives it to every seat's hook, so `v` is read-only (no seat's table can
+    /// hold what another's hook wrote), here too. Else `v` is this seat's own, made in this
+    /// look, and only the tables of `g` in it (stand-ins already) are read-only: wrapping
+    /// the rest cost Liar's Dice's looks a fifth more (release, bench/README).
     private func tableValue<Table>(_ hook: LuaValue, view: LuaValue, for viewer: String?, told: TableTold? = nil,
                                    _ encodeTable: (TableEncoder, LuaValue) throws -> Table) throws -> Table {
         let facts = try tableFacts(for: viewer, told: told)
         let result: LuaValue
         do {
             result = try lookingAs("table hook", "a table hook") {
-                try lua.call(hook, [lua.readOnly(view, as: "v"), .table(facts)]).first ?? .nil
+                try lua.call(hook, [viewIsTheSameForEveryone ? lua.readOnly(view, as: "v") : view, .table(facts)]).first ?? .nil
             }
         } catch let error as LuaError {
             throw GameError.script(error)

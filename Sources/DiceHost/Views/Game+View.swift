@@ -42,11 +42,17 @@ extension Game {
     }
 
     /// The hook's result, or the whole game without one. Only valid until the game
-    /// changes (callers read it at once, inside `leavingUnchanged` or a bot's move). The
-    /// hook runs on a read-only game (`readOnlyLook`), inside an input (a fair bot's view)
-    /// too: a view that writes to `g` fails, naming the field.
+    /// changes (callers read it at once, inside `leavingUnchanged` or a bot's move). Between
+    /// inputs the hook runs on a read-only game (`readOnlyLook`): a view that writes to `g`
+    /// fails, naming the field. Inside an input (a fair bot's view) it runs on `g` itself,
+    /// as the input's other hooks do, and the input's rollback covers it: read-only
+    /// stand-ins there cost a Snap bot's move a quarter more (release, bench/README).
     func viewValue(for viewer: String?) throws -> LuaValue {
-        try readOnlyLook {
+        if inTransaction, !lua.isLooking { return try plainViewValue(for: viewer) }
+        return try readOnlyLook { try plainViewValue(for: viewer) }
+    }
+
+    private func plainViewValue(for viewer: String?) throws -> LuaValue {
             guard hasView else {
                 let players = lua.makeTable(array: playerTables)
                 return .table(lua.makeTable(fields: [("state", lookField("state")), ("players", .table(players))]))
@@ -58,7 +64,6 @@ extension Game {
             } catch let error as LuaError {
                 throw GameError.script(error)
             }
-        }
     }
 
     func checkViewer(_ viewer: String?) throws {
