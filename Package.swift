@@ -127,6 +127,8 @@ let package = Package(
         ),
         .executableTarget(name: "bench-calls", dependencies: ["Lua"], path: "bench/calls"),
         .executableTarget(name: "bench-roll", dependencies: ["DiceHost"], path: "bench/roll"),
+        // One served input's library work, the input and every seat's look (issue 47).
+        .executableTarget(name: "bench-served-input", dependencies: ["DiceHost", "Lua"], path: "bench/served-input"),
         // What one served room's game holds, part by part (`make bench-idle-rooms`, issue 32).
         .executableTarget(name: "bench-room-memory", dependencies: ["DiceHost", "Lua"], path: "bench/room-memory"),
         .testTarget(name: "LuaTests", dependencies: ["Lua"], exclude: ["Fixtures"]),

@@ -228,6 +228,13 @@ static uint64_t clua_block_serial(const void *object) {
     return object ? *(const uint64_t *)((const char *)object - CLUA_HEADER) & ~CLUA_STACK_MARK : 0;
 }
 
+void clua_share_serial(lua_State *L, int from, int to) {
+    const void *source = lua_topointer(L, from), *target = lua_topointer(L, to);
+    if (source == NULL || target == NULL || !clua_has_header(source) || !clua_has_header(target)) return;
+    uint64_t *header = (uint64_t *)((char *)target - CLUA_HEADER);
+    *header = (*header & CLUA_STACK_MARK) | clua_block_serial(source);
+}
+
 uint64_t clua_serial(lua_State *L, int index) {
     switch (lua_type(L, index)) {
     case LUA_TTABLE:

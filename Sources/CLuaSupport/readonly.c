@@ -18,12 +18,21 @@ static const char clua_what_key = 'w';
 
 int clua_push_backing(lua_State *L, int index) {
     if (lua_type(L, index) != LUA_TTABLE || !lua_getmetatable(L, index)) return 0;
-    if (lua_rawgetp(L, -1, &clua_frozen_key) != LUA_TTABLE) {
-        lua_pop(L, 2);
-        return 0;
+    int kind = lua_rawgetp(L, -1, &clua_frozen_key);
+    if (kind == LUA_TTABLE) {
+        lua_remove(L, -2);
+        return 1;
     }
-    lua_remove(L, -2);
-    return 1;
+    /* A look's stand-in (look.c) is seen through to its real table, as a frozen table
+       to its backing. */
+    int look = kind == LUA_TLIGHTUSERDATA && lua_touserdata(L, -1) == clua_look_marker_value();
+    lua_pop(L, 2);
+    return look ? clua_push_look_target(L, index) : 0;
+}
+
+void clua_set_frozen_marker(lua_State *L, int meta) {
+    meta = lua_absindex(L, meta);
+    lua_rawsetp(L, meta, &clua_frozen_key);
 }
 
 void clua_see_through(lua_State *L, int index) {
@@ -32,6 +41,15 @@ void clua_see_through(lua_State *L, int index) {
 }
 
 int clua_push_original_metatable(lua_State *L, int index) {
+    index = lua_absindex(L, index);
+    if (clua_push_look_target(L, index)) {
+        /* A stand-in answers as its real table (and its __metatable field) would. */
+        if (!lua_getmetatable(L, -1)) lua_pushnil(L);
+        else if (lua_getfield(L, -1, "__metatable") != LUA_TNIL) lua_remove(L, -2);
+        else lua_pop(L, 1);
+        lua_remove(L, -2);
+        return 1;
+    }
     if (lua_type(L, index) != LUA_TTABLE || !lua_getmetatable(L, index)) return 0;
     if (lua_rawgetp(L, -1, &clua_frozen_key) != LUA_TTABLE) {
         lua_pop(L, 2);
@@ -52,6 +70,10 @@ int clua_push_original_metatable(lua_State *L, int index) {
 }
 
 int clua_refuse_frozen_write(lua_State *L, int table, int key) {
+    if (clua_push_look_target(L, table)) {
+        lua_pop(L, 1);
+        return clua_refuse_look_write(L, table, key);
+    }
     lua_getmetatable(L, table);
     lua_rawgetp(L, -1, &clua_what_key);
     const char *what = lua_isstring(L, -1) ? lua_tostring(L, -1) : "this table";

@@ -101,6 +101,12 @@ static int clua_rawget(lua_State *L) {
     luaL_checktype(L, 1, LUA_TTABLE);
     luaL_checkany(L, 2);
     lua_settop(L, 2);
+    /* A look's stand-in gives what it reaches read-only too (look.c). */
+    if (clua_push_look_target(L, 1)) {
+        lua_pop(L, 1);
+        clua_push_look_field(L, 1, 2);
+        return 1;
+    }
     clua_see_through(L, 1);
     lua_rawget(L, 1);
     return 1;
@@ -136,6 +142,8 @@ static int clua_getmetatable(lua_State *L) {
 static int clua_setmetatable(lua_State *L) {
     if (clua_push_watch(L, 1))
         return luaL_error(L, "dicehost-simulation: a roll's metatable changes move by move");
+    if (clua_push_look_target(L, 1))
+        return luaL_error(L, "a look (view, table, choices or status hook) cannot change the metatable of a table of the game");
     if (clua_push_backing(L, 1))
         return luaL_error(L, "cannot change the metatable of %s: it is read-only once the script has loaded",
                           "a rule, global or library table");

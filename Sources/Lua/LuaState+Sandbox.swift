@@ -26,7 +26,8 @@ extension LuaState {
         for name in Self.baseFunctions { copyField(name, from: real, to: env) }
         lua_getfield(L, real, "tostring")
         rawToStringReference = clua_ref(L)
-        lua_getfield(L, real, "next")
+        // Lua's raw next, but over a look's stand-in the real table's fields (look.c).
+        lua_pushcclosure(L, clua_raw_next, 0)
         rawNextReference = clua_ref(L)
         for name in ["setmetatable", "getmetatable", "rawset", "rawget", "rawlen", "xpcall", "tostring", "tonumber"] where clua_has_wrapper(name) != 0 {
             lua_getfield(L, real, name)

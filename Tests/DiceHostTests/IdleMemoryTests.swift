@@ -34,11 +34,11 @@ import Testing
         #expect(game.memoryUse.holdsRollbackCopy)
     }
 
-    @Test func aViewThatWritesAfterTheCopyWasLetGoChangesNothing() throws {
+    @Test func aViewThatWritesAfterTheCopyWasLetGoFailsAndChangesNothing() throws {
         let game = try makeGame(viewThatWrites)
         try game.roll(values: [3])
         game.releaseIdleMemory()
-        _ = try game.view(for: "Ann")
+        #expect(throws: GameError.self) { try game.view(for: "Ann") }
         #expect(game.lua.get(game.state.tableRef ?? game.gameTable, "looked") == .nil)
         #expect(game.player("Ann").tableRef.map { game.lua.get($0, "score") } == .integer(3))
     }

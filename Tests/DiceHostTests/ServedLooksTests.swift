@@ -15,12 +15,11 @@ import Testing
         function r.roll(g, p, r) end
         function r.view(g, viewer)
           count_view()
-          g.state.peeked = viewer and viewer.name    -- a view must only look: put back
           return {mine = viewer and g.state.secret[viewer.name], now = g.now}
         end
         function r.table(v, t)
-          v.mine = 99                                -- written after the view was made
-          return {headline = "you hold " .. tostring(v.mine)}
+          local mine = 99                            -- v is read-only: computed beside it
+          return {headline = "you hold " .. tostring(mine)}
         end
         r.actions = {
           stamp = function(g, p) g.state.stamped = g.now end,
@@ -59,7 +58,7 @@ import Testing
             #expect(calls.value == 2)
             #expect(try view.get() == separateView)
             #expect(try table?.get() == separateTable)
-            // The table hook's write into v is not in the view that was sent.
+            // What the table hook computed is not in the view that was sent.
             #expect(separateView.description.contains("99") == false)
             #expect(try table?.get().description.contains("you hold 99") == true)
         }
@@ -121,10 +120,9 @@ import Testing
           return {pile = g.state.pile, n = 0}
         end
         function r.table(v, t)
-          v.n = v.n + 1                  -- into the view all seats share: put back after each
-          v.pile.top = v.pile.top + 1    -- into g through the view: put back too
-          v.pile.by = t.you
-          return {headline = (t.you or "spectator") .. " " .. v.n .. " " .. v.pile.top}
+          local n = v.n + 1              -- v, shared by all seats, is read-only
+          local top = v.pile.top + 1
+          return {headline = (t.you or "spectator") .. " " .. n .. " " .. top}
         end
         return r
         """
@@ -157,13 +155,15 @@ import Testing
         #expect(GameSession(game: game).describeState() == before)
     }
 
-    @Test func whatATableHookWritesIntoTParamsIsPutBackBeforeTheNextSeat() throws {
-        let source = Self.rules.replacingOccurrences(of: "  v.pile.by = t.you\n", with: "  t.params.seen = (t.params.seen or 0) + 1\n  v.n = v.n + t.params.seen - 1\n")
+    @Test func aTableHookThatWritesIntoTParamsFailsNamingIt() throws {
+        let source = Self.rules.replacingOccurrences(of: "  local top = v.pile.top + 1\n", with: "  t.params.seen = 1\n  local top = v.pile.top + 1\n")
         #expect(source != Self.rules)
         let game = try game(source, counting: .init())
         let before = GameSession(game: game).describeState()
-        let looks = game.viewsAndTables(for: ["Ann", "Bob"])
-        #expect(try looks.map { try $0.table?.get().description } == ["{\"headline\":\"Ann 1 8\"}", "{\"headline\":\"Bob 1 8\"}"])
+        for look in game.viewsAndTables(for: ["Ann", "Bob"]) {
+            guard case .failure(let error)? = look.table else { Issue.record("the table hook wrote and did not fail"); continue }
+            #expect("\(error)".contains("table hook wrote g.params.seen: a table hook must not change the game"), "\(error)")
+        }
         #expect(GameSession(game: game).describeState() == before)
     }
 
@@ -184,15 +184,15 @@ import Testing
             function r.setup(g) g.state.pile = {top = 7} end
             function r.roll(g, p, r) end
             function r.table(v, t)
-              v.n = (v.n or 0) + 1
-              v.state.pile.top = v.state.pile.top + 1
-              return {headline = t.you .. " " .. v.n .. " " .. v.state.pile.top}
+              local n = (v.n or 0) + 1
+              local top = v.state.pile.top + 1
+              return {headline = t.you .. " " .. n .. " " .. top}
             end
             return r
             """
         let game = try game(none, counting: .init())
         #expect(!game.hasView && game.viewIsTheSameForEveryone)
-        // Without a hook each seat's table gets a `v` of its own (g's tables in it, put back).
+        // Without a hook every seat's table gets the same read-only `v` (g's tables in it).
         let looks = game.viewsAndTables(for: ["Ann", "Bob"])
         #expect(try looks.map { try $0.table?.get().description } == ["{\"headline\":\"Ann 1 8\"}", "{\"headline\":\"Bob 1 8\"}"])
     }

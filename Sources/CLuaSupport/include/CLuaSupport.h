@@ -116,6 +116,8 @@ lua_State *clua_newstate(size_t memory_limit);
 void clua_close(lua_State *L);
 /// The creation serial of a table, closure or coroutine (0 for anything else).
 uint64_t clua_serial(lua_State *L, int index);
+/// Gives the table at `to` the creation serial of the one at `from` (a look's stand-in).
+void clua_share_serial(lua_State *L, int from, int to);
 
 /* budget.c: the count hook, charged work, interrupts */
 void clua_arm_budget(lua_State *L, int64_t budget, int hooked);
@@ -261,6 +263,32 @@ int clua_push_original_metatable(lua_State *L, int index);
 int clua_refuse_frozen_write(lua_State *L, int table, int key);
 /// While a script loads, frozen tables take writes (its globals, its rule table).
 void clua_set_loading(lua_State *L, int loading);
+
+/// Marks the metatable at `meta` with the value on top (popped) under the frozen key: a
+/// look's stand-ins are told apart by it (look.c).
+void clua_set_frozen_marker(lua_State *L, int meta);
+
+/* look.c: looks (view, table, choices, status) see g through read-only stand-ins */
+/// Starts a look: tables reached through stand-ins made from now on are read-only.
+void clua_begin_look(lua_State *L);
+/// Names what is looking, for the error a write raises ("view hook", "a view"); NULLs: any look.
+void clua_set_look_role(lua_State *L, const char *hook, const char *role);
+/// Ends the look: its stand-ins are dropped from the cache (one kept past it writes through).
+void clua_end_look(lua_State *L);
+/// Whether a look is under way.
+int clua_in_look(lua_State *L);
+/// Pushes the stand-in of the table at `index`, named `name` in errors ("g"); anything else as it is.
+void clua_push_look_root(lua_State *L, int index, const char *name);
+/// Pushes the stand-in of the stand-in at `proxy`'s field `key` (what reading it gives a script).
+void clua_push_look_field(lua_State *L, int proxy, int key);
+/// Pushes the real table of a stand-in and returns 1; else pushes nothing and returns 0.
+int clua_push_look_target(lua_State *L, int index);
+/// Raises the error for a write of `key` into the stand-in at `proxy`.
+int clua_refuse_look_write(lua_State *L, int proxy, int key);
+/// Lua's raw `next` for the host's prelude: over a stand-in, its real table's fields as stand-ins.
+int clua_raw_next(lua_State *L);
+/// The marker a stand-in's metatable holds under the frozen key.
+const void *clua_look_marker_value(void);
 
 /* sealed_metatable.c: basic types' metatables, read-only even while a script loads */
 /// Freezes the table at `index` (as clua_freeze, nothing pushed) for good: writes raise

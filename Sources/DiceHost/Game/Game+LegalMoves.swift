@@ -51,7 +51,9 @@ extension Game {
             syncClock()
             let result: [LuaValue]
             do {
-                result = try lua.call(lua.get(table, .string(action)), [.table(g), try playerValue(seat)])
+                result = try lookingAs("choices.\(action)", "a choices function") {
+                try lua.call(lua.get(table, .string(action)), [.table(g), try playerValue(seat)])
+            }
             } catch let error as LuaError {
                 throw GameError.script(error)
             }
@@ -64,37 +66,23 @@ extension Game {
     public func legalArguments(of action: String, by player: String? = nil) throws -> [[LuaValue]] {
         let seat = try self.seat(of: player)
         return try leavingUnchanged(restoringLua: true) {
-            if transactional { _ = try? currentSnapshot() }
-            return try withInputBudget { try listedArguments(of: action, seat: seat) }
+            try withInputBudget { try listedArguments(of: action, seat: seat) }
         }
     }
 
     /// The argument lists of several actions for `player` now, each as `legalArguments(of:by:)`
     /// gives it (its own input budget, the host state put back between them, a failure
-    /// only that action's), the game left exactly as it was. The tables under `g` are
-    /// compared with the last input's copy once, after the last action, instead of once
-    /// per action (that compare was about half of what a seat's moves cost). If
-    /// a `choices` function wrote to `g`, a later one could have seen the write: then `g`
-    /// is put back and every action is listed again, one at a time, as before.
+    /// only that action's), the game left exactly as it was: one look at a read-only game
+    /// for them all (a `choices` function that writes fails, naming the field).
     public func legalArguments(of actions: [String], by player: String? = nil) throws -> [Result<[[LuaValue]], any Error>] {
         let seat = try self.seat(of: player)
-        func oneAtATime() -> [Result<[[LuaValue]], any Error>] {
-            actions.map { action in Result { try legalArguments(of: action, by: player) } }
-        }
-        guard actions.count > 1 else { return oneAtATime() }
-        // As `leavingUnchanged(restoringLua: true)` and `legalArguments(of:by:)` take it.
-        if lastSnapshot == nil, !inTransaction { _ = try? currentSnapshot() }
-        if transactional { _ = try? currentSnapshot() }
-        // Without a copy nothing is put back, and a write could not be seen.
-        guard let copy = lastSnapshot else { return oneAtATime() }
-        let lists = actions.map { action in
-            leavingUnchanged(restoringLua: false) {
-                Result { try withInputBudget { try listedArguments(of: action, seat: seat) } }
+        return leavingUnchanged(restoringLua: true) {
+            actions.map { action in
+                leavingUnchanged(restoringLua: false) {
+                    Result { try withInputBudget { try listedArguments(of: action, seat: seat) } }
+                }
             }
         }
-        if putBack(copy) { return lists }
-        clockSeenByLua = nil // the restore put g.now back as it was
-        return oneAtATime()
     }
 
     static func notListedMessage(action: String, parameters: [String], isVararg: Bool) -> String {

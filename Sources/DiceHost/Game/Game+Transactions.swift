@@ -99,26 +99,22 @@ extension Game {
     }
 
     /// Runs host work that must leave the game exactly as it was - a status line, the
-    /// `state` view - and puts it back: the host state, the identities new tables get,
-    /// and with `restoringLua`, everything under `g` (from the copy the last input left),
-    /// so a hook that writes while it should only look changes nothing. The tables are
-    /// only compared with that copy first and restored when they differ: a look that
-    /// wrote nothing (every view, table and status line of a well-behaved script) is left
-    /// as it is, and reading is much cheaper than rewriting every table (a
-    /// broadcast looks once per seat).
+    /// `state` view - and puts back the host state and the identities new tables get.
+    /// With `restoringLua`, it is a look (`readOnlyLook`): the hooks it calls get `g`
+    /// read-only and a write raises, naming the field, so nothing under `g` needs a copy
+    /// to be compared with or put back (that compare, after every seat's look, was half
+    /// of what a served input cost).
     func leavingUnchanged<T>(restoringLua: Bool, _ body: () throws -> T) rethrows -> T {
         let saved = checkpoint()
-        // An idle game let its copy go (`releaseIdleMemory`): a look takes it again first.
-        if restoringLua, lastSnapshot == nil, !inTransaction { _ = try? currentSnapshot() }
         defer {
-            if restoringLua, let lastSnapshot, !putBack(lastSnapshot) { clockSeenByLua = nil }
             host = saved.host
             eventLog.removeSubrange(saved.eventCount...)
             recordedMetrics.removeSubrange(saved.metricCount...)
             lua.random.state = saved.random
             lua.creationSerial = saved.creationSerial
         }
-        return try body()
+        guard restoringLua else { return try body() }
+        return try readOnlyLook(body)
     }
 
     /// Puts the tables of `copies` (a `snapshot`) back as they were copied, if anything

@@ -74,6 +74,9 @@ public final class Game {
     /// The player names and params each new `g` is made from (made again after a reload).
     var startTemplate: (names: LuaRef, params: LuaRef)?
     var clockSeenByLua: Int?
+    /// The look hook running and what it is ("view hook", "a view"), for the error a
+    /// game-changing method it calls raises (Game+Looks).
+    var lookingHook: (hook: String, role: String)?
 
     struct Hooks {
         var setup: LuaValue = .nil, turn: LuaValue = .nil, roll: LuaValue = .nil, bot: LuaValue = .nil, status: LuaValue = .nil

@@ -37,6 +37,7 @@ extension Game {
                 return 0
             }),
             ("next_turn", { [unowned self] call in
+                try refuseInLook("g:next_turn()", Self.passTurnElsewhere)
                 let seat = call.isNil(1) ? try nextSeat() : try seatArgument(call, 1)
                 lua.set(g, "current", try playerValue(seat))
                 host.pendingTurn = seat
@@ -44,6 +45,7 @@ extension Game {
             }),
             ("finish", { [unowned self] call in
                 let kind = try call.string(1)
+                try refuseInLook("g:\(kind)()", Self.endGameElsewhere)
                 // A game ends once: an outcome after the first (in the same hook or a later
                 // one, a timer's included) is an error, so the input is rolled back whole.
                 if isOver {
@@ -116,6 +118,7 @@ extension Game {
             }),
             ("after", { [unowned self] call in
                 let repeating = call.boolean(3)
+                try refuseInLook(repeating ? "timer.every" : "timer.after", Self.setTimersElsewhere)
                 let raw = try call.integer(1)
                 guard raw >= 0 else { throw LuaCall.Failure.argument(1, "delay must be >= 0 ms, got \(raw)") }
                 if repeating && raw == 0 { throw LuaCall.Failure.argument(1, "a repeating timer needs a period > 0 ms") }
@@ -135,6 +138,7 @@ extension Game {
                 return call.push(Int64(id))
             }),
             ("cancel", { [unowned self] call in
+                try refuseInLook("handle:cancel()", Self.setTimersElsewhere)
                 // Any integer is a fine id: one that names no pending timer cancels nothing.
                 let id = try call.integer(1)
                 host.timers.removeAll { Int64($0.id) == id }

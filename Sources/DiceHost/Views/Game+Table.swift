@@ -22,24 +22,23 @@ extension Game {
     static let tableEventsScanned = 2_000
 
     /// The table of `viewer` (a player's name; nil: a spectator) as JSON, nil without the
-    /// hook. Runs under the budget and changes nothing (whatever the hook writes is put
-    /// back). A failing hook or a result outside the vocabulary throws, naming the field.
+    /// hook. Runs under the budget on a read-only game (`readOnlyLook`): the hook's `v`
+    /// and `t.params` are read-only too. A failing hook, a write to what it is given or a
+    /// result outside the vocabulary throws, naming the field.
     public func table(for viewer: String?) throws -> JSONValue? {
         let hook = lua.get(rulesTable, "table")
         guard case .function = hook else { return nil }
         try checkViewer(viewer)
         return try leavingUnchanged(restoringLua: true) {
-            if transactional { _ = try? currentSnapshot() }
             return try tableValue(hook, view: try viewValue(for: viewer), for: viewer) { try $0.encode($1) }
         }
     }
 
     /// What one seat is shown of this moment, its view and its table (nil without a
     /// `table` hook), from one call of the view hook in one look at the game: a server
-    /// makes both for every seat after every input. The view is encoded before
-    /// the table hook gets it, so what that hook writes into `v` is not in the view; the
-    /// game is left unchanged as by `view(for:)` and `table(for:)`. A failing view fails
-    /// both (a table is made from the view).
+    /// makes both for every seat after every input. Both hooks run on a
+    /// read-only game, as by `view(for:)` and `table(for:)`. A failing view fails both (a
+    /// table is made from the view).
     public func viewAndTable(for viewer: String?) -> (view: Result<JSONValue, any Error>, table: Result<JSONValue, any Error>?) {
         look(for: viewer, Self.asValues)
     }
@@ -65,7 +64,6 @@ extension Game {
         if case .function = hook { hasTable = true } else { hasTable = false }
         do { try checkViewer(viewer) } catch { return (.failure(error), hasTable ? .failure(error) : nil) }
         return leavingUnchanged(restoringLua: true) {
-            if transactional { _ = try? currentSnapshot() }
             let value: LuaValue
             do { value = try viewValue(for: viewer) } catch { return (.failure(error), hasTable ? .failure(error) : nil) }
             var encoder = ViewEncoder(lua: lua)
@@ -83,10 +81,8 @@ extension Game {
     /// A look for each of `viewers`: the same as `viewAndTable(for:)` for each, in order,
     /// but when every seat's view is the same (`viewIsTheSameForEveryone`) the view hook
     /// runs and its result is encoded once (a served Snap input made four equal
-    /// views). The table hook still runs per seat (its `t` is the seat's own), each time
-    /// from the view as it was made: what one seat's table hook writes into what it is
-    /// given (`v`, the tables of g in it, `t.params`) is put back before the next seat's
-    /// runs, so no seat's table holds what another's saw; the game is left as it was.
+    /// views). The table hook still runs per seat (its `t` is the seat's own), each given
+    /// the same read-only `v`: no seat's table can hold what another's hook wrote.
     public func viewsAndTables(for viewers: [String?]) -> [(view: Result<JSONValue, any Error>, table: Result<JSONValue, any Error>?)] {
         looks(for: viewers, Self.asValues)
     }
@@ -107,7 +103,6 @@ extension Game {
             do { try checkViewer(viewer) } catch { return viewers.map { look(for: $0, encoding) } }
         }
         return leavingUnchanged(restoringLua: true) {
-            if transactional { _ = try? currentSnapshot() }
             let value: LuaValue
             do { value = try viewValue(for: nil) } catch {
                 return viewers.map { _ in (.failure(error), hasTable ? .failure(error) : nil) }
@@ -115,36 +110,14 @@ extension Game {
             var encoder = ViewEncoder(lua: lua)
             let view = encoding.view(&encoder, value)
             guard hasTable else { return viewers.map { _ in (.success(view), nil) } }
-            // The seats' table hooks share the hook's `v` when a copy of what a table hook is
-            // given (`v`, with g's tables in it, and `t.params`) can be taken to compare
-            // with, and put back from, after each: then g is compared once, when all the
-            // tables are made (a table hook is never given g itself), not after each seat's
-            // (a walk of every table under g). Else, and in a game without a view hook
-            // (whose `v` is g's own tables), each seat's hook gets a `v` of its own and g
-            // is checked after each.
-            var copyOfView: [LuaValue]?
-            if hasView, case .table(let t) = value {
-                let given = lua.makeTable(array: [.table(t), lua.get(g, "params")])
-                // g's tables in it share their copies in the last input's copy (unless a
-                // hook wrote to them): only the view's own tables are copied anew. Only the
-                // copies are passed, not the last copy's counts: those would size this copy's
-                // maps for all of g.
-                let earlier = lastSnapshot?.first.map { [$0] } ?? []
-                copyOfView = lua.withoutBudget { try? lua.call(api.snapshot, [.table(given)] + earlier, budget: .some(nil)) }
-            }
-            var shared = copyOfView != nil
-            if case .table = value {} else { shared = true } // a string or number: nothing to write into
+            // Every seat's table hook is given the same `v`: read-only, as `g` is, so no
+            // seat's table can hold what another's hook wrote.
             // What `t` says of the log is the same for every seat when every event it reads
             // is for everyone: read once (the seats still get a `t` each).
             let told = TableTold(publicIn: self)
             return viewers.map { viewer in
-                leavingUnchanged(restoringLua: copyOfView == nil) {
-                    defer { if let copyOfView { putBack(copyOfView) } }
-                    let seatValue: LuaValue
-                    if shared { seatValue = value } else {
-                        do { seatValue = try viewValue(for: viewer) } catch { return (.success(view), .failure(error)) }
-                    }
-                    return (.success(view), Result { try tableValue(hook, view: seatValue, for: viewer, told: told, encoding.table) })
+                leavingUnchanged(restoringLua: false) {
+                    (.success(view), Result { try tableValue(hook, view: value, for: viewer, told: told, encoding.table) })
                 }
             }
         }
@@ -152,12 +125,19 @@ extension Game {
 
     /// The `table` hook's result for `viewer`, given its view, encoded by `encodeTable`.
     /// `told`: what `t` says of the log, when it was read once for every seat.
+    /// When every seat's view is the same (`viewIsTheSameForEveryone`) a server makes it
+    /// once and gives it to every seat's hook, so `v` is read-only (no seat's table can
+    /// hold what another's hook wrote), here too. Else `v` is this seat's own, made in this
+    /// look, and only the tables of `g` in it (stand-ins already) are read-only: wrapping
+    /// the rest cost Liar's Dice's looks a fifth more (release, bench/README).
     private func tableValue<Table>(_ hook: LuaValue, view: LuaValue, for viewer: String?, told: TableTold? = nil,
                                    _ encodeTable: (TableEncoder, LuaValue) throws -> Table) throws -> Table {
         let facts = try tableFacts(for: viewer, told: told)
         let result: LuaValue
         do {
-            result = try lua.call(hook, [view, .table(facts)]).first ?? .nil
+            result = try lookingAs("table hook", "a table hook") {
+                try lua.call(hook, [viewIsTheSameForEveryone ? lua.readOnly(view, as: "v") : view, .table(facts)]).first ?? .nil
+            }
         } catch let error as LuaError {
             throw GameError.script(error)
         }
@@ -225,7 +205,7 @@ extension Game {
             ("shown", .table(shown)),
             ("now", .integer(Int64(host.now))),
             ("over", .boolean(isOver)),
-            ("params", lua.get(g, "params")),
+            ("params", lookField("params")),
         ]
         if let viewer { fields.append(("you", .string(viewer))) }
         if let current = currentPlayer, !isOver { fields.append(("current", .string(current))) }

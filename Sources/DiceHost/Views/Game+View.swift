@@ -16,11 +16,10 @@ extension Game {
     }
 
     /// The view of `viewer` (a player's name; nil: a spectator) as JSON. Runs under the
-    /// budget and changes nothing (whatever the hook writes is put back).
+    /// budget on a read-only game: a hook that writes to `g` fails, naming the field.
     public func view(for viewer: String?) throws -> JSONValue {
         try checkViewer(viewer)
         return try leavingUnchanged(restoringLua: true) {
-            if transactional { _ = try? currentSnapshot() }
             var encoder = ViewEncoder(lua: lua)
             return encoder.encode(try viewValue(for: viewer))
         }
@@ -31,7 +30,6 @@ extension Game {
     public func viewLines(for viewer: String?) throws -> [String] {
         try checkViewer(viewer)
         return try leavingUnchanged(restoringLua: true) {
-            if transactional { _ = try? currentSnapshot() }
             let value = try viewValue(for: viewer)
             var renderer = StateRenderer(lua: lua)
             guard case .table(let t) = value, lua.length(t) == 0 else { return [renderer.line("", value)] }
@@ -44,19 +42,28 @@ extension Game {
     }
 
     /// The hook's result, or the whole game without one. Only valid until the game
-    /// changes (callers read it at once, inside `leavingUnchanged` or a bot's move).
+    /// changes (callers read it at once, inside `leavingUnchanged` or a bot's move). Between
+    /// inputs the hook runs on a read-only game (`readOnlyLook`): a view that writes to `g`
+    /// fails, naming the field. Inside an input (a fair bot's view) it runs on `g` itself,
+    /// as the input's other hooks do, and the input's rollback covers it: read-only
+    /// stand-ins there cost a Snap bot's move a quarter more (release, bench/README).
     func viewValue(for viewer: String?) throws -> LuaValue {
-        guard hasView else {
-            let players = lua.makeTable(array: playerTables)
-            return .table(lua.makeTable(fields: [("state", state), ("players", .table(players))]))
-        }
-        let p: LuaValue = viewer.map { player($0) } ?? .nil
-        syncClock()
-        do {
-            return try lua.call(hooks.view, [.table(g), p]).first ?? .nil
-        } catch let error as LuaError {
-            throw GameError.script(error)
-        }
+        if inTransaction, !lua.isLooking { return try plainViewValue(for: viewer) }
+        return try readOnlyLook { try plainViewValue(for: viewer) }
+    }
+
+    private func plainViewValue(for viewer: String?) throws -> LuaValue {
+            guard hasView else {
+                let players = lua.makeTable(array: playerTables)
+                return .table(lua.makeTable(fields: [("state", lookField("state")), ("players", .table(players))]))
+            }
+            let p: LuaValue = viewer.map { player($0) } ?? .nil
+            syncClock()
+            do {
+                return try lookingAs("view hook", "a view") { try lua.call(hooks.view, [.table(g), p]).first ?? .nil }
+            } catch let error as LuaError {
+                throw GameError.script(error)
+            }
     }
 
     func checkViewer(_ viewer: String?) throws {
