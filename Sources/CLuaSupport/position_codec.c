@@ -15,8 +15,6 @@
 
 /// The runtime's own metatables at most (g's, Roll, Timer, Card, the stand-in's): a few.
 #define CODEC_MAX_FIXED 32
-/// Players tracked one by one in the live image (more: a stale one makes all stale).
-#define CODEC_MAX_PLAYERS 64
 
 /* ---------------------------------------------------------------------------------
 ** Upvalues of an encoder
@@ -34,16 +32,8 @@ enum {
     UV_TEXT,             /* the key being written (userdata bytes) */
     UV_ENTRIES,          /* the current table's key, value pairs (userdata) */
     UV_IDS,              /* table -> id, open addressing (userdata) */
-    UV_IMAGE,            /* the live image, shared with the decoder (see below) */
-    UV_COUNT = UV_IMAGE
+    UV_COUNT = UV_IDS
 };
-
-/* The live image: what the live tables held when the codec last wrote or read them
-   (image[IMAGE_KEY] the key, nil while unknown; image[IMAGE_TABLES] the table numbered
-   i in it; image[IMAGE_DECODED] the tables the last decode put in place). A decode told
-   that nothing ran since (`trusted`) keeps each table whose part of the key is the
-   same, instead of making it anew: see codec_decode_into. */
-enum { IMAGE_KEY = 1, IMAGE_TABLES = 2, IMAGE_DECODED = 3 };
 
 typedef struct codec_state {
     int fixed_count;
@@ -63,11 +53,6 @@ typedef struct codec_state {
     uint32_t generation;
     /* the largest id of `order` last used: the rest is cleared after a position */
     lua_Integer order_used;
-    /* The players whose key shows the stand-in while the live table holds a roll (a
-       roll left out): their part of the image is not what they hold. */
-    unsigned char stale_player[CODEC_MAX_PLAYERS];
-    int stale_overflow;          /* a player past CODEC_MAX_PLAYERS was */
-    int stale_all;               /* a timer handle's id is not its rank: nothing is kept */
 } codec_state;
 
 /// A key or a scalar value: number (integer or float), string or boolean; any other
@@ -476,13 +461,7 @@ static int codec_build_key(lua_State *L) {
     luaL_checkstack(L, 16, NULL);
     uint32_t checked[CODEC_MAX_FIXED / 32] = {0};
 
-    /* Unknown until the walk ends: an error part way leaves the image unknown. */
-    lua_pushnil(L);
-    lua_rawseti(L, lua_upvalueindex(UV_IMAGE), IMAGE_KEY);
     codec_begin_position(s);
-    memset(s->stale_player, 0, sizeof s->stale_player);
-    s->stale_overflow = 0;
-    s->stale_all = 0;
     s->text_length = 24;                                /* room for "n|" in front */
 
     lua_Integer n = 1;
@@ -560,9 +539,6 @@ static int codec_build_key(lua_State *L) {
                 /* left out; the stand-in of this seat takes its place (if there is one) */
                 lua_rawgeti(L, lua_upvalueindex(UV_STAND_INS), i - 1);
                 has_last_roll = !lua_isnil(L, -1);
-                if (!lua_rawequal(L, -1, -2)) {
-                    if (i - 2 < CODEC_MAX_PLAYERS) s->stale_player[i - 2] = 1; else s->stale_overflow = 1;
-                }
                 lua_pop(L, 2);
                 continue;
             }
@@ -628,7 +604,6 @@ static int codec_build_key(lua_State *L) {
                         if (lua_type(L, 5 + r) == LUA_TNUMBER && lua_isinteger(L, 5 + r) && lua_tointeger(L, 5 + r) == v) rank = r;
                     }
                 }
-                if (!(e.value.type == LUA_TNUMBER && e.value.is_integer && e.value.i == rank)) s->stale_all = 1;
                 codec_put_tagged(L, s, 'i', rank);
                 continue;
             }
@@ -658,14 +633,7 @@ static int codec_build_key(lua_State *L) {
     lua_settop(L, base);
     lua_pushlstring(L, s->text + start, s->text_length - start);
 
-    /* The live tables are the image now: `order` keeps tables 1..n (they are the
-       game's, so keeping them holds nothing extra alive) until the next walk. */
-    lua_pushvalue(L, -1);
-    lua_rawseti(L, lua_upvalueindex(UV_IMAGE), IMAGE_KEY);
-    lua_pushvalue(L, lua_upvalueindex(UV_ORDER));
-    lua_rawseti(L, lua_upvalueindex(UV_IMAGE), IMAGE_TABLES);
-
-    /* let go of the tables past this position's and of its values */
+    /* let go of this position's tables and values */
     for (lua_Integer j = n + 1; j <= s->order_used; j++) {
         lua_pushnil(L);
         lua_rawseti(L, lua_upvalueindex(UV_ORDER), j);
@@ -678,18 +646,8 @@ static int codec_build_key(lua_State *L) {
     return 1;
 }
 
-/// One table's part of a key, in the key decoded and in the image (see codec_decode_into).
-typedef struct codec_span {
-    size_t start, end;           /* in the key decoded */
-    size_t old_start, old_end;   /* in the image's key (when it has table i) */
-    int kept;                    /* the image's table i stays as it is */
-} codec_span;
-
-enum { DV_STATE = 1, DV_ORDER, DV_IMAGE, DV_SCRATCH, DV_COUNT = DV_SCRATCH };
-static int codec_decode_into(lua_State *L);
-
 /// new_position_encoder(fixed_list, fixed, fixed_count, stand_in_of, consts, const_list,
-/// fixed_changed) -> build_key, decode_into, over the Lua encoder's own tables (see dicehost-odds.lua).
+/// fixed_changed) -> build_key, over the Lua encoder's own tables (see dicehost-odds.lua).
 static int codec_new_encoder(lua_State *L) {
     for (int a = 1; a <= 6; a++) luaL_checktype(L, a, LUA_TTABLE);
     luaL_checktype(L, 7, LUA_TFUNCTION);
@@ -726,18 +684,8 @@ static int codec_new_encoder(lua_State *L) {
     s->slots = lua_newuserdatauv(L, s->slot_capacity * sizeof(codec_slot), 0);     /* UV_IDS */
     memset(s->slots, 0, s->slot_capacity * sizeof(codec_slot));
     s->generation = 1;
-    lua_createtable(L, 3, 0);                           /* UV_IMAGE: 19 */
-    /* the decoder over the same state, `order` and image (and its scratch buffer),
-       put below the encoder's upvalues */
-    lua_pushvalue(L, 8);
-    lua_pushvalue(L, 14);
-    lua_pushvalue(L, 19);
-    lua_newuserdatauv(L, 64 * sizeof(codec_span), 0);
-    lua_pushcclosure(L, codec_decode_into, DV_COUNT);
-    lua_insert(L, 8);
-    lua_pushcclosure(L, codec_build_key, UV_COUNT);     /* 9: from upvalues 9..20 */
-    lua_insert(L, 8);                                   /* build_key, decode_into */
-    return 2;
+    lua_pushcclosure(L, codec_build_key, UV_COUNT);
+    return 1;
 }
 
 void clua_push_position_encoder_factory(lua_State *L) {
@@ -898,217 +846,4 @@ static int codec_decode_key(lua_State *L) {
 
 void clua_push_position_decoder(lua_State *L) {
     lua_pushcfunction(L, codec_decode_key);
-}
-
-/* ---------------------------------------------------------------------------------
-** The decoder that keeps what did not change
-** ------------------------------------------------------------------------------- */
-
-/// Skips one table's part of a key (its metatable token, its count, its keys and
-/// values). Returns whether its positive integer keys are exactly 1..m and none is a
-/// float: then `#` has one answer whatever the table's layout (a kept table's layout is
-/// its history's, a made one's the key's order). With `spans`, *refs_kept says whether
-/// every table it refers to past the anchors (g and the players) is kept.
-static int codec_skip_table(lua_State *L, codec_reader *r, const codec_span *spans, lua_Integer anchors,
-                            lua_Integer n, int *refs_kept) {
-    size_t length;
-    int refs_ok = 1;
-    const char *meta = codec_token(L, r, &length);
-    if (spans && length >= 2 && meta[0] == 't') {
-        lua_Integer j = codec_parse_integer(L, meta + 1, length - 1);
-        if (j > anchors && (j > n || !spans[j - 1].kept)) refs_ok = 0;
-    }
-    lua_Integer k = codec_integer_token(L, r);
-    if (k < 0) codec_corrupt(L);
-    int sequence = 1;
-    lua_Integer expect = 1;
-    for (lua_Integer e = 0; e < 2 * k; e++) {
-        int is_key = (e & 1) == 0;
-        const char *tag = codec_token(L, r, &length);
-        if (length != 1) codec_corrupt(L);
-        switch (tag[0]) {
-        case 'i': {
-            lua_Integer v = codec_integer_token(L, r);
-            if (is_key && v > 0) {
-                if (v != expect) sequence = 0; else expect++;
-            }
-            break;
-        }
-        case 'f':
-            codec_raw(L, r, 8);
-            if (is_key) sequence = 0;
-            break;
-        case 's': {
-            lua_Integer m = codec_integer_token(L, r);
-            if (m < 0 || (lua_Unsigned)m >= (lua_Unsigned)(r->end - r->at)) codec_corrupt(L);
-            codec_raw(L, r, (size_t)m);
-            break;
-        }
-        case 'T': case 'F': break;
-        case 't': {
-            lua_Integer j = codec_integer_token(L, r);
-            if (spans && j > anchors && (j > n || !spans[j - 1].kept)) refs_ok = 0;
-            break;
-        }
-        case 'c': codec_integer_token(L, r); break;
-        default: codec_corrupt(L);
-        }
-    }
-    if (refs_kept) *refs_kept = refs_ok;
-    return sequence;
-}
-
-/// decode_into(key, g, players, const_list, trusted): as decode_key, but when `trusted`
-/// (the caller knows no game code ran since the codec last walked or decoded the live
-/// tables) a table whose part of the key is the same in the image keeps its object and
-/// fields, when
-/// - it is g or a player, or the object the last decode put at that number (so never
-///   one the runtime also holds, such as its reused roll tables);
-/// - its keys have one `#` (see codec_skip_table);
-/// - every table it refers to is kept too (or is g or a player).
-/// The rest is made exactly as decode_key makes it. What the rules can read is the same
-/// either way: the same keys and values, metatables, and `#`; `pairs` is sorted.
-static int codec_decode_into(lua_State *L) {
-    codec_reader r;
-    size_t length;
-    const char *key = luaL_checklstring(L, 1, &length);
-    r.at = key;
-    r.end = key + length;
-    luaL_checktype(L, 2, LUA_TTABLE);
-    luaL_checktype(L, 3, LUA_TTABLE);
-    luaL_checktype(L, 4, LUA_TTABLE);
-    int trusted = lua_toboolean(L, 5);
-    lua_settop(L, 5);
-    luaL_checkstack(L, 16, NULL);
-    int image = lua_upvalueindex(DV_IMAGE);
-    lua_rawgeti(L, image, IMAGE_KEY);                   /* 6: the image's key (or nil) */
-    lua_rawgeti(L, image, IMAGE_TABLES);                /* 7 */
-    lua_rawgeti(L, image, IMAGE_DECODED);               /* 8 */
-    lua_pushnil(L);
-    lua_rawseti(L, image, IMAGE_KEY);                   /* unknown until this ends */
-    int old_tables = 7, decoded = 8;
-    codec_state *s = (codec_state *)lua_touserdata(L, lua_upvalueindex(DV_STATE));
-    int have_image = trusted && !s->stale_all && lua_type(L, 6) == LUA_TSTRING && lua_type(L, 7) == LUA_TTABLE && lua_type(L, 8) == LUA_TTABLE;
-
-    lua_Integer n = codec_integer_token(L, &r);
-    lua_Integer players = (lua_Integer)lua_rawlen(L, 3);
-    lua_Integer anchors = players + 1;
-    if (n < anchors || n > (1 << 24)) codec_corrupt(L);
-    size_t need = (size_t)n * sizeof(codec_span);
-    codec_span *spans = lua_touserdata(L, lua_upvalueindex(DV_SCRATCH));
-    if (lua_rawlen(L, lua_upvalueindex(DV_SCRATCH)) < need) {
-        spans = lua_newuserdatauv(L, need * 2, 0);
-        lua_replace(L, lua_upvalueindex(DV_SCRATCH));
-    }
-    for (lua_Integer i = 0; i < n; i++) {
-        spans[i].start = (size_t)(r.at - key);
-        spans[i].kept = codec_skip_table(L, &r, NULL, anchors, n, NULL);
-        spans[i].end = (size_t)(r.at - key);
-    }
-    if (have_image) {
-        size_t old_length;
-        const char *old = lua_tolstring(L, 6, &old_length);
-        codec_reader o = {old, old + old_length};
-        lua_Integer old_n = codec_integer_token(L, &o);
-        lua_Integer common = old_n < n ? old_n : n;
-        for (lua_Integer i = 0; i < common; i++) {
-            spans[i].old_start = (size_t)(o.at - old);
-            codec_skip_table(L, &o, NULL, anchors, old_n, NULL);
-            spans[i].old_end = (size_t)(o.at - old);
-        }
-        for (lua_Integer i = 0; i < n; i++) {
-            int sequence = spans[i].kept;
-            spans[i].kept = 0;
-            if (i >= common || !sequence) continue;
-            size_t a = spans[i].end - spans[i].start, b = spans[i].old_end - spans[i].old_start;
-            if (a != b || memcmp(key + spans[i].start, old + spans[i].old_start, a) != 0) continue;
-            if (i >= 1 && i < anchors && (s->stale_overflow || (i - 1 < CODEC_MAX_PLAYERS && s->stale_player[i - 1]))) continue;
-            if (i >= anchors) {
-                lua_rawgeti(L, old_tables, i + 1);
-                lua_rawgeti(L, decoded, i + 1);
-                int same = lua_type(L, -1) == LUA_TTABLE && lua_rawequal(L, -1, -2);
-                lua_pop(L, 2);
-                if (!same) continue;
-            }
-            spans[i].kept = 1;
-        }
-        /* a kept table that refers to one made anew is written anew, and so on */
-        for (int changed = 1; changed;) {
-            changed = 0;
-            for (lua_Integer i = 0; i < n; i++) {
-                if (!spans[i].kept) continue;
-                codec_reader t = {key + spans[i].start, key + spans[i].end};
-                int refs_ok;
-                codec_skip_table(L, &t, spans, anchors, n, &refs_ok);
-                if (!refs_ok) { spans[i].kept = 0; changed = 1; }
-            }
-        }
-    } else {
-        for (lua_Integer i = 0; i < n; i++) spans[i].kept = 0;
-    }
-
-    lua_createtable(L, (int)n, 0);                      /* 9: tables */
-    int tables = lua_gettop(L);
-    lua_pushvalue(L, 2);
-    lua_rawseti(L, tables, 1);
-    for (lua_Integer i = 1; i <= players; i++) {
-        lua_rawgeti(L, 3, i);
-        lua_rawseti(L, tables, i + 1);
-    }
-    for (lua_Integer i = anchors + 1; i <= n; i++) {
-        if (spans[i - 1].kept) lua_rawgeti(L, old_tables, i); else lua_newtable(L);
-        lua_rawseti(L, tables, i);
-    }
-    for (lua_Integer i = 1; i <= n; i++) {
-        if (spans[i - 1].kept) continue;
-        lua_settop(L, tables);
-        lua_rawgeti(L, tables, i);                      /* t */
-        int t = tables + 1;
-        if (lua_type(L, t) != LUA_TTABLE) codec_corrupt(L);
-        if (i <= anchors) {
-            lua_pushnil(L);
-            while (lua_next(L, t)) {
-                lua_pop(L, 1);
-                lua_pushvalue(L, -1);
-                lua_pushnil(L);
-                lua_rawset(L, t);
-            }
-        }
-        r.at = key + spans[i - 1].start;
-        size_t meta_length;
-        const char *meta = codec_token(L, &r, &meta_length);
-        lua_Integer k = codec_integer_token(L, &r);
-        for (lua_Integer j = 0; j < k; j++) {
-            codec_push_value(L, &r, tables, 4);
-            codec_push_value(L, &r, tables, 4);
-            if (lua_isnil(L, -2)) codec_corrupt(L);
-            lua_rawset(L, t);
-        }
-        if (meta_length == 1 && meta[0] == '0') {
-            lua_pushnil(L);
-        } else {
-            if (meta_length < 2 || (meta[0] != 'c' && meta[0] != 't')) codec_corrupt(L);
-            lua_Integer number = codec_parse_integer(L, meta + 1, meta_length - 1);
-            lua_rawgeti(L, meta[0] == 'c' ? 4 : tables, number);
-        }
-        int want = lua_gettop(L);
-        if (!lua_getmetatable(L, t)) lua_pushnil(L);
-        int same = lua_rawequal(L, -1, want);
-        lua_pop(L, 1);
-        if (!same) {
-            if (!lua_isnil(L, want) && lua_type(L, want) != LUA_TTABLE) codec_corrupt(L);
-            lua_setmetatable(L, t);
-        }
-    }
-    lua_settop(L, tables);
-    memset(s->stale_player, 0, sizeof s->stale_player);
-    s->stale_overflow = 0;
-    s->stale_all = 0;
-    lua_pushvalue(L, tables);
-    lua_rawseti(L, image, IMAGE_TABLES);
-    lua_pushvalue(L, tables);
-    lua_rawseti(L, image, IMAGE_DECODED);
-    lua_pushvalue(L, 1);
-    lua_rawseti(L, image, IMAGE_KEY);
-    return 0;
 }

@@ -112,7 +112,7 @@ final class MoveExplorer {
         }
         // Keeping dice is made from the last roll: positions must hold it.
         if game.rules.keepsDice && !states.keepLastRoll { throw LastRollObserved() }
-        try states.restore(index, trusted: true)
+        try states.restore(index)
         let seat: Int
         do { seat = try game.seat(of: nil) } catch { throw OddsError.ruleError("\(error)") }
         graph.decider.append(Int32(seat - 1))
@@ -121,20 +121,16 @@ final class MoveExplorer {
         // Each move after the first starts from the position decoded again: cheaper than a
         // snapshot of `g` taken here and restored table by table (callgrind, Pig: a decode
         // about 30 k instructions, a restore about 45 k and the snapshot 86 k a position).
-        // Every move made here is made right after `reset` (so the decode may keep what
-        // did not change: `StateExplorer.liveIsImage`).
         var fresh = true
         func reset() throws {
-            if !fresh { try states.restore(index, trusted: true) }
+            if !fresh { try states.restore(index) }
             fresh = false
-            states.liveIsImage = false
         }
         // The bot's choice (asked only when measuring it: `askBot`), which must leave the
         // position as it was.
         var botChoice: LuaValue?
         if askBot, case .function = game.hooks.bot {
             fresh = false
-            states.liveIsImage = false
             do {
                 botChoice = try game.withInputBudget { try game.askBot(seat: seat) }
             } catch { throw OddsError.ruleError("bot(g, \(name)): \(error)") }
@@ -326,7 +322,6 @@ final class MoveExplorer {
     /// Each seat's view of position `index` (the game is in it), which must leave it as it is.
     func observeViews(_ index: Int) throws {
         guard let observations else { return }
-        states.liveIsImage = false
         for name in game.playerNames {
             var fingerprint = Fingerprint()
             // The hook's value encoded at once (as `Game.view` does, without its restore:

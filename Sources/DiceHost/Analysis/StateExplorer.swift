@@ -32,13 +32,6 @@ final class StateExplorer {
     let watch: OddsWatch
     /// Positions expanded so far (for the messages of a stop).
     var explored = 0
-    /// Whether the live game holds what the codec last encoded or decoded, untouched since:
-    /// then a `trusted` restore keeps the tables that position and the one restored share
-    /// (`decode_into` in position_codec.c). Set by the codec's calls here; cleared by the
-    /// explorers before any game code runs (a move, a hook asked, a snapshot put back).
-    var liveIsImage = false
-    /// Off: every decode makes every table anew (tests compare answers both ways).
-    nonisolated(unsafe) static var keepsUnchangedTables = true
 
     /// `game` must have been made with `watch.install` as its `beforeRules`.
     var budget = ExplorationBudget(maxMemory: Int.max) {
@@ -258,7 +251,6 @@ final class StateExplorer {
     /// The live position's key, unnumbered: statistics are forgotten in the live game first
     /// (`MoveExplorer.checkStatistics` compares keys of games it plays on the side).
     func currentKey() throws -> String {
-        liveIsImage = false
         let call = try codecCall()
         do {
             guard case .string(let key)? = try game.lua.call(codec.keyOf, call.arguments, budget: .some(nil)).first else {
@@ -283,7 +275,6 @@ final class StateExplorer {
 
     func encodeCurrentUntimed() throws -> (Int, Bool) {
         let lua = game.lua
-        liveIsImage = false
         let call = try codecCall()
         let (arguments, hostKey, terminal, position) = (call.arguments, call.hostKey, call.terminal, call.position)
         let result: [LuaValue]
@@ -304,8 +295,6 @@ final class StateExplorer {
             throw OddsError.internal("the codec returned \(result)")
         }
         let index = number - 1
-        // A final position is not walked (its key is the outcome): the image is older.
-        liveIsImage = terminal == nil
         if isNew {
             guard graph.count < maxStates else {
                 throw OddsError.tooManyStates(maxStates, reached: budget.reached(explored: explored, found: graph.count),
@@ -327,23 +316,17 @@ final class StateExplorer {
 
     /// Puts position `index` back into the live game: decoded from its encoding, or
     /// (for the second and later outcomes of a roll) from a snapshot taken after decoding.
-    /// `trusted`: the caller cleared `liveIsImage` before every bit of game code it ran
-    /// since the codec's last call, so a decode may keep the tables that did not change.
-    func restore(_ index: Int, from snapshot: [LuaValue]? = nil, trusted: Bool = false) throws {
-        try timed(snapshot == nil ? "decode" : "restore") { try restoreUntimed(index, from: snapshot, trusted: trusted) }
+    func restore(_ index: Int, from snapshot: [LuaValue]? = nil) throws {
+        try timed(snapshot == nil ? "decode" : "restore") { try restoreUntimed(index, from: snapshot) }
     }
 
-    func restoreUntimed(_ index: Int, from snapshot: [LuaValue]? = nil, trusted: Bool = false) throws {
+    func restoreUntimed(_ index: Int, from snapshot: [LuaValue]? = nil) throws {
         let lua = game.lua
-        let keeps = trusted && liveIsImage && Self.keepsUnchangedTables
-        liveIsImage = false
         do {
             if let snapshot {
                 _ = try lua.call(game.api.restore, snapshot, budget: .some(nil))
             } else {
-                _ = try lua.call(codec.decode, [.integer(Int64(index + 1)), .table(game.g), .table(playerList), .boolean(keeps)],
-                                 budget: .some(nil))
-                liveIsImage = true
+                _ = try lua.call(codec.decode, [.integer(Int64(index + 1)), .table(game.g), .table(playerList)], budget: .some(nil))
             }
         } catch {
             throw OddsError.internal("restoring position \(index + 1): \(error)")
@@ -369,7 +352,6 @@ final class StateExplorer {
     /// Puts a snapshot and a host state back in the live game (a game played on the side,
     /// which no position number names).
     func putBack(_ snapshot: [LuaValue], host: Game.HostState) throws {
-        liveIsImage = false
         do { _ = try game.lua.call(game.api.restore, snapshot, budget: .some(nil)) } catch {
             throw OddsError.internal("restoring a sampled game: \(error)")
         }

@@ -1,6 +1,5 @@
 local raw_next, new_position_encoder, decode_key, keep = ...
--- new_position_encoder makes the walk below in C and its way back (decode_into; decode_key is
--- the same without the live image)
+-- new_position_encoder makes the walk below in C, decode_key its way back
 -- (position_codec.c); both see a table's true metatable (past __metatable).
 -- keep(t, k, v, s) stores as rawset does, and what it stores is the host's memory, not
 -- the script's: the game's memory cap holds for the script beside every position found.
@@ -22,7 +21,7 @@ end
 local fixed, fixed_count = {}, {}
 local stand_in_of = {}
 local observed = function() return false end
-local build_key, decode_into = nil, nil
+local build_key = nil
 local function fixed_changed(k)
   error("not analysable: the script changed one of the runtime's metatables (field " .. tostring(k) .. "), which positions do not hold", 0)
 end
@@ -37,7 +36,7 @@ local function configure(fixed_list, stand_ins, observed_function)
     const_id(mt)
   end
   for i = 1, #stand_ins do stand_in_of[i] = stand_ins[i] end
-  build_key, decode_into = new_position_encoder(fixed_list, fixed, fixed_count, stand_in_of, consts, const_list, fixed_changed)
+  build_key = new_position_encoder(fixed_list, fixed, fixed_count, stand_in_of, consts, const_list, fixed_changed)
 end
 
 local index, keys_by_id, count = {}, {}, 0
@@ -120,12 +119,10 @@ local function encode(g, players, timer_meta, drop_last_roll, host_key, terminal
   return count, true
 end
 
--- decode(number, g, players, trusted): the position back into g and the players, in
--- place (decode_into, position_codec.c): every other table made anew, metatables set
--- raw - except, when `trusted` (no game code ran since the last encode or decode), the
--- tables whose part of the key did not change, which are kept as they are.
-local function decode(number, g, players, trusted)
-  decode_into(keys_by_id[number], g, players, const_list, trusted)
+-- decode(number, g, players): the position back into g and the players, in place
+-- (decode_key, position_codec.c): every other table made anew, metatables set raw.
+local function decode(number, g, players)
+  decode_key(keys_by_id[number], g, players, const_list)
 end
 
 local function state_count() return count end
