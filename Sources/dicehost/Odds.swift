@@ -13,9 +13,9 @@ extension DiceHostCommand {
                 --exact-limit positions, doubles with a stated error bound above. Rules that draw
                 random numbers in a hook, bots that change the game, or exploding dice are not
                 analysable: the error says which hook and why. Exits 1 when the game is not
-                analysable or reaches a limit (--max-states, --max-memory: the message names the
-                limit, the flag that raises it and the fields of the game whose values keep
-                growing; use `dicehost sim` then). Progress goes to standard error: a redrawn line
+                analysable or reaches a limit (--max-states, --max-memory, --max-roll-outcomes:
+                the message names the limit, the flag that raises it and the fields of the game
+                whose values keep growing; use `dicehost sim` then). Progress goes to standard error: a redrawn line
                 on a terminal, else a line every 10 s (DICEHOST_PROGRESS_SECONDS sets the interval).
                 """
         )

@@ -32,8 +32,9 @@ extension DiceHostCommand {
                 starting value; the promise is checked on 16 sampled games, and a script
                 whose play reads them is refused.
 
-                The rules' bot is not asked. Exits 1 when the game is not analysable or is
-                larger than --max-states; Ctrl-C stops CFR+ and reports the strategy so far.
+                The rules' bot is not asked. Exits 1 when the game is not analysable or reaches
+                a limit (--max-states, --max-memory, --max-roll-outcomes: the message names the
+                flag that raises it); Ctrl-C stops CFR+ and reports the strategy so far.
                 """
         )
 

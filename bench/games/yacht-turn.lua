@@ -1,8 +1,9 @@
 -- One turn of Yacht, for one player: roll five dice, then up to twice keep some
 -- (`roll keep 1 3`) and roll the others, then `score`. A yacht (five equal) wins, anything
--- else loses: P(a yacht within one turn) = 347897/7558272 with best keeping. The order of
--- the dice never matters here (`unordered_dice`), so `odds` and `solve` play each set of
--- values once.
+-- else loses: P(a yacht within one turn) = 347897/7558272 with best keeping. It declares
+-- no `unordered_dice`: `r.value` (the first die rolled) and `r.kept` stay as rolled, so
+-- `odds` and `solve` play every ordered tuple; yacht-turn-sets.lua is the same turn written
+-- so each set of values is played once.
 local yacht = rules {
   name = "Yacht turn", players = 1, dice = "5d6", keep_dice = true,
 }

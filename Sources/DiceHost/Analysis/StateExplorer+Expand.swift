@@ -48,7 +48,9 @@ extension StateExplorer {
             do { dice = try game.dice(forSeat: seat) } catch { throw OddsError.ruleError("\(error)") }
             let rerolled = max(0, dice.count - Set(keep).count)
             let keptText = keep.map(String.init).joined(separator: " ")
-            try chance(index, name: name, outcomes: RollOutcomes(sides: dice.sides, count: rerolled, unordered: false),
+            // Under unordered_dice each set of values rolled again is played once, weighted by
+            // its orders (as a first roll is, and as `solve` plays keeps).
+            try chance(index, name: name, outcomes: keptRollOutcomes(sides: dice.sides, count: rerolled),
                        describe: { "\(name) keeping \(keptText.isEmpty ? "none" : keptText) and rolling \($0)" }) { values in
                 try game.roll(keeping: keep, rolled: values)
             }

@@ -116,6 +116,16 @@ final class StateExplorer {
         return made
     }
 
+    /// The outcomes of `count` dice rolled again after a keep, made once per count.
+    var rerolledOutcomes: [Int: RollOutcomes] = [:]
+    func keptRollOutcomes(sides: Int, count: Int) -> RollOutcomes {
+        let key = sides << 32 | count
+        if let known = rerolledOutcomes[key] { return known }
+        let made = RollOutcomes(sides: sides, count: count, unordered: game.rules.unorderedDice)
+        rerolledOutcomes[key] = made
+        return made
+    }
+
     /// Nanoseconds spent per phase, kept when DICEHOST_ODDS_PHASES is set (bench/odds.py
     /// prints them): where exploration time goes.
     var phases: [String: UInt64] = [:]
