@@ -16,12 +16,20 @@ int clua_pairs(lua_State *L);
 int clua_tostring_sandboxed(lua_State *L);
 
 /* Light userdata keys no script can name: in a stand-in, its real table, the stand-in it
-   was reached from and the key it was reached by (for a root, its name); in the registry,
-   the stand-ins of the current look by real table, what the look is, and the metatable. */
+   was reached from and the key it was reached by (for a root, its name); in the registry, the stand-ins by real table (under the cache key only
+   during a look), what the look is, and the metatable.
+   Stand-ins are kept from one look to the next, in a table weak in keys and values: a
+   stand-in holds no copy, it reads its real table as it is now, so one made in an earlier
+   look is as good as a new one, and making them was most of what a look cost when every
+   seat's view reads most of a small `g`. The garbage collector drops them as it would
+   have dropped a look's own. The path a stand-in was first reached by is checked when an
+   error names it: a table moved since (a card from the deck to a pile) is looked for
+   again from the path's root. */
 static const char clua_look_real_key = 'r';
 static const char clua_look_parent_key = 'p';
 static const char clua_look_field_key = 'f';
 static const char clua_look_cache_key = 'c';
+static const char clua_look_store_key = 's';
 static const char clua_look_hook_key = 'h';
 static const char clua_look_role_key = 'o';
 static const char clua_look_meta_key = 'm';
@@ -48,7 +56,26 @@ static void clua_unwrap(lua_State *L, int index) {
     if (clua_push_look_target(L, index)) lua_replace(L, index);
 }
 
-/* Pushes the path of the stand-in at `index` ("g.state.round", "g.players[2]"). */
+/* Pushes one step of a path: ".round", "[\"a b\"]", "[2]", "[table]". */
+static void clua_push_step(lua_State *L, int field) {
+    field = lua_absindex(L, field);
+    if (lua_type(L, field) == LUA_TSTRING) {
+        const char *s = lua_tostring(L, field);
+        int identifier = (*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z'));
+        for (const char *c = s; identifier && *c; c++)
+            identifier = *c == '_' || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9');
+        if (identifier) lua_pushfstring(L, ".%s", s); else lua_pushfstring(L, "[\"%s\"]", s);
+    } else if (lua_isinteger(L, field)) {
+        char text[32];
+        snprintf(text, sizeof text, "[%lld]", (long long)lua_tointeger(L, field));
+        lua_pushstring(L, text);
+    } else {
+        lua_pushfstring(L, "[%s]", luaL_typename(L, field));
+    }
+}
+
+/* Pushes the path of the stand-in at `index` as it was first reached ("g.state.round",
+   "g.players[2]"). */
 static void clua_push_path(lua_State *L, int index, int depth) {
     index = lua_absindex(L, index);
     lua_rawgetp(L, index, &clua_look_parent_key);
@@ -61,23 +88,96 @@ static void clua_push_path(lua_State *L, int index, int depth) {
         lua_pushliteral(L, "...");
     } else {
         clua_push_path(L, parent, depth + 1);
-        if (lua_type(L, field) == LUA_TSTRING) {
-            const char *s = lua_tostring(L, field);
-            int identifier = (*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z'));
-            for (const char *c = s; identifier && *c; c++)
-                identifier = *c == '_' || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9');
-            if (identifier) lua_pushfstring(L, ".%s", s); else lua_pushfstring(L, "[\"%s\"]", s);
-        } else if (lua_isinteger(L, field)) {
-            char text[32];
-            snprintf(text, sizeof text, "[%lld]", (long long)lua_tointeger(L, field));
-            lua_pushstring(L, text);
-        } else {
-            lua_pushfstring(L, "[%s]", luaL_typename(L, field));
-        }
+        clua_push_step(L, field);
         lua_concat(L, 2);
     }
     lua_replace(L, parent);
     lua_settop(L, parent);
+}
+
+/* Whether every step of the stand-in at `index`'s path still leads where it did (stand-ins
+   are kept from look to look, and a table may have moved since); pushes the path's root. */
+static int clua_path_holds(lua_State *L, int index) {
+    index = lua_absindex(L, index);
+    lua_pushvalue(L, index);
+    int holds = 1;
+    for (int depth = 0; depth < 32; depth++) {
+        int proxy = lua_gettop(L);
+        if (lua_rawgetp(L, proxy, &clua_look_parent_key) != LUA_TTABLE) { lua_pop(L, 1); return holds; }
+        int parent = lua_gettop(L);
+        if (holds) {
+            if (!clua_push_look_target(L, parent)) lua_pushnil(L);
+            if (lua_type(L, -1) == LUA_TTABLE) {
+                lua_rawgetp(L, proxy, &clua_look_field_key);
+                lua_rawget(L, -2);
+            } else {
+                lua_pushnil(L);
+            }
+            if (!clua_push_look_target(L, proxy)) lua_pushnil(L);
+            holds = lua_rawequal(L, -1, -2);
+            lua_settop(L, parent);
+        }
+        lua_replace(L, proxy);
+    }
+    return holds;
+}
+
+/* Looks in the real table at `from` (depth first, a bounded number of tables) for the
+   table `target`; on finding it pushes the steps to it and returns 1. */
+static int clua_find_steps(lua_State *L, int from, const void *target, int depth, int *budget) {
+    from = lua_absindex(L, from);
+    if (depth > 8 || !lua_checkstack(L, 8)) return 0;
+    lua_pushnil(L);
+    while (lua_next(L, from)) {                 /* -2: key, -1: value */
+        if (lua_type(L, -1) == LUA_TTABLE && (*budget)-- > 0) {
+            if (lua_topointer(L, -1) == target) {
+                lua_pop(L, 1);
+                clua_push_step(L, -1);
+                lua_replace(L, -2);
+                return 1;
+            }
+            if (clua_find_steps(L, -1, target, depth + 1, budget)) {   /* key, value, rest */
+                clua_push_step(L, -3);
+                lua_insert(L, -2);
+                lua_concat(L, 2);
+                lua_replace(L, -3);
+                lua_pop(L, 1);
+                return 1;
+            }
+        }
+        lua_pop(L, 1);
+    }
+    return 0;
+}
+
+/* Pushes the path of the stand-in at `index` as it is now: as first reached while that
+   still holds, else found again from the path's root, else as first reached. */
+static void clua_push_current_path(lua_State *L, int index) {
+    index = lua_absindex(L, index);
+    if (clua_path_holds(L, index)) { lua_pop(L, 1); clua_push_path(L, index, 0); return; }
+    int root = lua_gettop(L);
+    int budget = 4096;
+    if (!clua_push_look_target(L, root)) lua_pushnil(L);
+    int real = lua_gettop(L);
+    if (!clua_push_look_target(L, index)) lua_pushnil(L);
+    const void *target = lua_topointer(L, -1);
+    lua_pop(L, 1);
+    if (lua_type(L, real) != LUA_TTABLE || target == NULL) {
+        lua_settop(L, root - 1);
+        clua_push_path(L, index, 0);
+        return;
+    }
+    if (!clua_find_steps(L, real, target, 0, &budget)) {
+        lua_settop(L, root - 1);
+        clua_push_path(L, index, 0);
+        return;
+    }
+    lua_rawgetp(L, root, &clua_look_field_key);
+    if (lua_type(L, -1) != LUA_TSTRING) { lua_pop(L, 1); lua_pushliteral(L, "?"); }
+    lua_insert(L, -2);
+    lua_concat(L, 2);
+    lua_replace(L, root);
+    lua_settop(L, root);
 }
 
 /* "file:line:" of the nearest Lua function on the stack (a write may come through
@@ -100,12 +200,9 @@ int clua_refuse_look_write(lua_State *L, int proxy, int key) {
     clua_push_script_where(L);
     int where = lua_gettop(L);
     /* The key written, as one more step of the path. */
-    lua_createtable(L, 0, 2);
-    lua_pushvalue(L, proxy);
-    lua_rawsetp(L, -2, &clua_look_parent_key);
-    lua_pushvalue(L, key);
-    lua_rawsetp(L, -2, &clua_look_field_key);
-    clua_push_path(L, -1, 0);
+    clua_push_current_path(L, proxy);
+    clua_push_step(L, key);
+    lua_concat(L, 2);
     int field = lua_gettop(L);
     lua_rawgetp(L, LUA_REGISTRYINDEX, &clua_look_hook_key);
     lua_rawgetp(L, LUA_REGISTRYINDEX, &clua_look_role_key);
@@ -317,11 +414,25 @@ static void clua_push_look_meta(lua_State *L) {
     lua_rawsetp(L, LUA_REGISTRYINDEX, &clua_look_meta_key);
 }
 
+/* The kept stand-ins by real table, made once per state: weak both ways, so a kept
+   stand-in holds neither its real table nor itself past the next collection. */
+static void clua_push_look_store(lua_State *L) {
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &clua_look_store_key) == LUA_TTABLE) return;
+    lua_pop(L, 1);
+    lua_createtable(L, 0, 1);
+    lua_createtable(L, 0, 1);
+    lua_pushliteral(L, "kv");
+    lua_setfield(L, -2, "__mode");
+    lua_setmetatable(L, -2);
+    lua_pushvalue(L, -1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &clua_look_store_key);
+}
+
 void clua_begin_look(lua_State *L) {
     luaL_checkstack(L, 4, "look");
     clua_push_look_meta(L);
     lua_pop(L, 1);
-    lua_newtable(L);
+    clua_push_look_store(L);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &clua_look_cache_key);
     clua_set_look_role(L, NULL, NULL);
 }
