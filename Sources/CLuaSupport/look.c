@@ -214,23 +214,18 @@ int clua_refuse_look_write(lua_State *L, int proxy, int key) {
 }
 
 /* Pushes the stand-in of the value at `value` reached from the stand-in at `parent` by the
-   key at `key` (parent 0: a root named by the string at `key`). Values that are not
-   tables, frozen tables and stand-ins are pushed as they are, as is everything outside a
-   look. */
-static void clua_push_wrapped(lua_State *L, int value, int parent, int key) {
+   key at `key` (parent 0: a root named by the string at `key`), from the kept stand-ins
+   at `cache` (0: not in a look). Values that are not tables, frozen tables and stand-ins
+   are pushed as they are, as is everything outside a look. */
+static void clua_push_wrapped_from(lua_State *L, int value, int parent, int key, int cache) {
+    if (lua_type(L, value) != LUA_TTABLE || cache == 0) { lua_pushvalue(L, value); return; }
     value = lua_absindex(L, value);
-    if (lua_type(L, value) != LUA_TTABLE) { lua_pushvalue(L, value); return; }
-    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &clua_look_cache_key) != LUA_TTABLE) {
-        lua_pop(L, 1);
-        lua_pushvalue(L, value);
-        return;
-    }
-    int cache = lua_gettop(L);
+    cache = lua_absindex(L, cache);
     lua_pushvalue(L, value);
-    /* The cache first: most tables a look reads it has reached before. */
-    if (lua_rawget(L, cache) == LUA_TTABLE) { lua_remove(L, cache); return; }
+    /* The cache first: most tables a look reads were reached before. */
+    if (lua_rawget(L, cache) == LUA_TTABLE) return;
     lua_pop(L, 1);
-    if (clua_push_backing(L, value)) { lua_pop(L, 2); lua_pushvalue(L, value); return; }
+    if (clua_push_backing(L, value)) { lua_pop(L, 1); lua_pushvalue(L, value); return; }
     clua_context *c = clua_ctx(L);
     uint64_t serial = c->next_serial;
     lua_createtable(L, 0, 3);
@@ -252,6 +247,19 @@ static void clua_push_wrapped(lua_State *L, int value, int parent, int key) {
     lua_pushvalue(L, value);
     lua_pushvalue(L, proxy);
     lua_rawset(L, cache);
+}
+
+/* clua_push_wrapped_from with the kept stand-ins found in the registry. */
+static void clua_push_wrapped(lua_State *L, int value, int parent, int key) {
+    if (lua_type(L, value) != LUA_TTABLE) { lua_pushvalue(L, value); return; }
+    value = lua_absindex(L, value);
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &clua_look_cache_key) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        lua_pushvalue(L, value);
+        return;
+    }
+    int cache = lua_gettop(L);
+    clua_push_wrapped_from(L, value, parent, key, cache);
     lua_remove(L, cache);
 }
 
@@ -270,13 +278,21 @@ static int clua_forward(lua_State *L, const char *event, int results) {
     return 0;
 }
 
+/* A stand-in's read. Upvalues: the kept stand-ins, and whether a look is under way (set
+   as looks begin and end), so a read needs no registry lookup. */
 static int clua_look_index(lua_State *L) {
     lua_settop(L, 2);
-    clua_push_look_target(L, 1);                /* 3: the real table */
-    lua_pushvalue(L, 2);
-    clua_unwrap(L, 4);                          /* 4: the key, a stand-in unwrapped */
-    lua_pushvalue(L, 4);
-    if (lua_rawget(L, 3) == LUA_TNIL && lua_getmetatable(L, 3)) {   /* 5: the value */
+    if (!clua_push_look_target(L, 1)) { lua_pushnil(L); return 1; }     /* 3: the real table */
+    int key = 2;
+    if (lua_type(L, 2) == LUA_TTABLE) {         /* 4: a stand-in key unwrapped */
+        lua_pushvalue(L, 2);
+        clua_unwrap(L, 4);
+        key = 4;
+    }
+    int cache = lua_toboolean(L, lua_upvalueindex(2)) ? lua_upvalueindex(1) : 0;
+    lua_pushvalue(L, key);
+    int value = lua_gettop(L);
+    if (lua_rawget(L, 3) == LUA_TNIL && lua_getmetatable(L, 3)) {
         int handler = lua_getfield(L, -1, "__index");
         if (handler == LUA_TFUNCTION) {
             lua_pushvalue(L, 1);
@@ -287,12 +303,12 @@ static int clua_look_index(lua_State *L) {
         if (handler == LUA_TTABLE) {
             lua_pushvalue(L, 2);
             lua_gettable(L, -2);
-            clua_push_wrapped(L, -1, 1, 4);
+            clua_push_wrapped_from(L, -1, 1, key, cache);
             return 1;
         }
-        lua_settop(L, 5);
+        lua_settop(L, value);
     }
-    clua_push_wrapped(L, 5, 1, 4);
+    clua_push_wrapped_from(L, value, 1, key, cache);
     return 1;
 }
 
@@ -394,26 +410,6 @@ static int clua_look_call(lua_State *L) {
     return lua_gettop(L);
 }
 
-/* The metatable every stand-in shares, made once per state. */
-static void clua_push_look_meta(lua_State *L) {
-    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &clua_look_meta_key) == LUA_TTABLE) return;
-    lua_pop(L, 1);
-    static const luaL_Reg methods[] = {
-        {"__index", clua_look_index}, {"__newindex", clua_look_newindex}, {"__len", clua_look_len},
-        {"__pairs", clua_look_pairs}, {"__tostring", clua_look_tostring}, {"__eq", clua_look_eq},
-        {"__lt", clua_look_lt}, {"__le", clua_look_le}, {"__concat", clua_look_concat},
-        {"__call", clua_look_call}, {NULL, NULL},
-    };
-    lua_createtable(L, 0, 12);
-    luaL_setfuncs(L, methods, 0);
-    lua_pushboolean(L, 0);
-    lua_setfield(L, -2, "__metatable");
-    lua_pushlightuserdata(L, (void *)&clua_look_marker);
-    clua_set_frozen_marker(L, -2);
-    lua_pushvalue(L, -1);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &clua_look_meta_key);
-}
-
 /* The kept stand-ins by real table, made once per state: weak both ways, so a kept
    stand-in holds neither its real table nor itself past the next collection. */
 static void clua_push_look_store(lua_State *L) {
@@ -428,10 +424,43 @@ static void clua_push_look_store(lua_State *L) {
     lua_rawsetp(L, LUA_REGISTRYINDEX, &clua_look_store_key);
 }
 
+/* The metatable every stand-in shares, made once per state. */
+static void clua_push_look_meta(lua_State *L) {
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &clua_look_meta_key) == LUA_TTABLE) return;
+    lua_pop(L, 1);
+    static const luaL_Reg methods[] = {
+        {"__newindex", clua_look_newindex}, {"__len", clua_look_len},
+        {"__pairs", clua_look_pairs}, {"__tostring", clua_look_tostring}, {"__eq", clua_look_eq},
+        {"__lt", clua_look_lt}, {"__le", clua_look_le}, {"__concat", clua_look_concat},
+        {"__call", clua_look_call}, {NULL, NULL},
+    };
+    lua_createtable(L, 0, 12);
+    luaL_setfuncs(L, methods, 0);
+    clua_push_look_store(L);
+    lua_pushboolean(L, 0);
+    lua_pushcclosure(L, clua_look_index, 2);
+    lua_setfield(L, -2, "__index");
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "__metatable");
+    lua_pushlightuserdata(L, (void *)&clua_look_marker);
+    clua_set_frozen_marker(L, -2);
+    lua_pushvalue(L, -1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &clua_look_meta_key);
+}
+
+/* Tells the stand-ins' reads whether a look is under way. */
+static void clua_set_looking(lua_State *L, int looking) {
+    clua_push_look_meta(L);
+    lua_pushliteral(L, "__index");
+    lua_rawget(L, -2);
+    lua_pushboolean(L, looking);
+    lua_setupvalue(L, -2, 2);
+    lua_pop(L, 2);
+}
+
 void clua_begin_look(lua_State *L) {
     luaL_checkstack(L, 4, "look");
-    clua_push_look_meta(L);
-    lua_pop(L, 1);
+    clua_set_looking(L, 1);
     clua_push_look_store(L);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &clua_look_cache_key);
     clua_set_look_role(L, NULL, NULL);
@@ -445,6 +474,8 @@ void clua_set_look_role(lua_State *L, const char *hook, const char *role) {
 }
 
 void clua_end_look(lua_State *L) {
+    luaL_checkstack(L, 4, "look");
+    clua_set_looking(L, 0);
     lua_pushnil(L);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &clua_look_cache_key);
     clua_set_look_role(L, NULL, NULL);
