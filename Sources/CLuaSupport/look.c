@@ -16,12 +16,20 @@ int clua_pairs(lua_State *L);
 int clua_tostring_sandboxed(lua_State *L);
 
 /* Light userdata keys no script can name: in a stand-in, its real table, the stand-in it
-   was reached from and the key it was reached by (for a root, its name); in the registry,
-   the stand-ins of the current look by real table, what the look is, and the metatable. */
+   was reached from and the key it was reached by (for a root, its name); in the registry, the stand-ins by real table (under the cache key only
+   during a look), what the look is, and the metatable.
+   Stand-ins are kept from one look to the next, in a table weak in keys and values: a
+   stand-in holds no copy, it reads its real table as it is now, so one made in an earlier
+   look is as good as a new one, and making them was most of what a look cost when every
+   seat's view reads most of a small `g`. The garbage collector drops them as it would
+   have dropped a look's own. The path a stand-in was first reached by is checked when an
+   error names it: a table moved since (a card from the deck to a pile) is looked for
+   again from the path's root. */
 static const char clua_look_real_key = 'r';
 static const char clua_look_parent_key = 'p';
 static const char clua_look_field_key = 'f';
 static const char clua_look_cache_key = 'c';
+static const char clua_look_store_key = 's';
 static const char clua_look_hook_key = 'h';
 static const char clua_look_role_key = 'o';
 static const char clua_look_meta_key = 'm';
@@ -48,7 +56,26 @@ static void clua_unwrap(lua_State *L, int index) {
     if (clua_push_look_target(L, index)) lua_replace(L, index);
 }
 
-/* Pushes the path of the stand-in at `index` ("g.state.round", "g.players[2]"). */
+/* Pushes one step of a path: ".round", "[\"a b\"]", "[2]", "[table]". */
+static void clua_push_step(lua_State *L, int field) {
+    field = lua_absindex(L, field);
+    if (lua_type(L, field) == LUA_TSTRING) {
+        const char *s = lua_tostring(L, field);
+        int identifier = (*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z'));
+        for (const char *c = s; identifier && *c; c++)
+            identifier = *c == '_' || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9');
+        if (identifier) lua_pushfstring(L, ".%s", s); else lua_pushfstring(L, "[\"%s\"]", s);
+    } else if (lua_isinteger(L, field)) {
+        char text[32];
+        snprintf(text, sizeof text, "[%lld]", (long long)lua_tointeger(L, field));
+        lua_pushstring(L, text);
+    } else {
+        lua_pushfstring(L, "[%s]", luaL_typename(L, field));
+    }
+}
+
+/* Pushes the path of the stand-in at `index` as it was first reached ("g.state.round",
+   "g.players[2]"). */
 static void clua_push_path(lua_State *L, int index, int depth) {
     index = lua_absindex(L, index);
     lua_rawgetp(L, index, &clua_look_parent_key);
@@ -61,23 +88,96 @@ static void clua_push_path(lua_State *L, int index, int depth) {
         lua_pushliteral(L, "...");
     } else {
         clua_push_path(L, parent, depth + 1);
-        if (lua_type(L, field) == LUA_TSTRING) {
-            const char *s = lua_tostring(L, field);
-            int identifier = (*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z'));
-            for (const char *c = s; identifier && *c; c++)
-                identifier = *c == '_' || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9');
-            if (identifier) lua_pushfstring(L, ".%s", s); else lua_pushfstring(L, "[\"%s\"]", s);
-        } else if (lua_isinteger(L, field)) {
-            char text[32];
-            snprintf(text, sizeof text, "[%lld]", (long long)lua_tointeger(L, field));
-            lua_pushstring(L, text);
-        } else {
-            lua_pushfstring(L, "[%s]", luaL_typename(L, field));
-        }
+        clua_push_step(L, field);
         lua_concat(L, 2);
     }
     lua_replace(L, parent);
     lua_settop(L, parent);
+}
+
+/* Whether every step of the stand-in at `index`'s path still leads where it did (stand-ins
+   are kept from look to look, and a table may have moved since); pushes the path's root. */
+static int clua_path_holds(lua_State *L, int index) {
+    index = lua_absindex(L, index);
+    lua_pushvalue(L, index);
+    int holds = 1;
+    for (int depth = 0; depth < 32; depth++) {
+        int proxy = lua_gettop(L);
+        if (lua_rawgetp(L, proxy, &clua_look_parent_key) != LUA_TTABLE) { lua_pop(L, 1); return holds; }
+        int parent = lua_gettop(L);
+        if (holds) {
+            if (!clua_push_look_target(L, parent)) lua_pushnil(L);
+            if (lua_type(L, -1) == LUA_TTABLE) {
+                lua_rawgetp(L, proxy, &clua_look_field_key);
+                lua_rawget(L, -2);
+            } else {
+                lua_pushnil(L);
+            }
+            if (!clua_push_look_target(L, proxy)) lua_pushnil(L);
+            holds = lua_rawequal(L, -1, -2);
+            lua_settop(L, parent);
+        }
+        lua_replace(L, proxy);
+    }
+    return holds;
+}
+
+/* Looks in the real table at `from` (depth first, a bounded number of tables) for the
+   table `target`; on finding it pushes the steps to it and returns 1. */
+static int clua_find_steps(lua_State *L, int from, const void *target, int depth, int *budget) {
+    from = lua_absindex(L, from);
+    if (depth > 8 || !lua_checkstack(L, 8)) return 0;
+    lua_pushnil(L);
+    while (lua_next(L, from)) {                 /* -2: key, -1: value */
+        if (lua_type(L, -1) == LUA_TTABLE && (*budget)-- > 0) {
+            if (lua_topointer(L, -1) == target) {
+                lua_pop(L, 1);
+                clua_push_step(L, -1);
+                lua_replace(L, -2);
+                return 1;
+            }
+            if (clua_find_steps(L, -1, target, depth + 1, budget)) {   /* key, value, rest */
+                clua_push_step(L, -3);
+                lua_insert(L, -2);
+                lua_concat(L, 2);
+                lua_replace(L, -3);
+                lua_pop(L, 1);
+                return 1;
+            }
+        }
+        lua_pop(L, 1);
+    }
+    return 0;
+}
+
+/* Pushes the path of the stand-in at `index` as it is now: as first reached while that
+   still holds, else found again from the path's root, else as first reached. */
+static void clua_push_current_path(lua_State *L, int index) {
+    index = lua_absindex(L, index);
+    if (clua_path_holds(L, index)) { lua_pop(L, 1); clua_push_path(L, index, 0); return; }
+    int root = lua_gettop(L);
+    int budget = 4096;
+    if (!clua_push_look_target(L, root)) lua_pushnil(L);
+    int real = lua_gettop(L);
+    if (!clua_push_look_target(L, index)) lua_pushnil(L);
+    const void *target = lua_topointer(L, -1);
+    lua_pop(L, 1);
+    if (lua_type(L, real) != LUA_TTABLE || target == NULL) {
+        lua_settop(L, root - 1);
+        clua_push_path(L, index, 0);
+        return;
+    }
+    if (!clua_find_steps(L, real, target, 0, &budget)) {
+        lua_settop(L, root - 1);
+        clua_push_path(L, index, 0);
+        return;
+    }
+    lua_rawgetp(L, root, &clua_look_field_key);
+    if (lua_type(L, -1) != LUA_TSTRING) { lua_pop(L, 1); lua_pushliteral(L, "?"); }
+    lua_insert(L, -2);
+    lua_concat(L, 2);
+    lua_replace(L, root);
+    lua_settop(L, root);
 }
 
 /* "file:line:" of the nearest Lua function on the stack (a write may come through
@@ -100,12 +200,9 @@ int clua_refuse_look_write(lua_State *L, int proxy, int key) {
     clua_push_script_where(L);
     int where = lua_gettop(L);
     /* The key written, as one more step of the path. */
-    lua_createtable(L, 0, 2);
-    lua_pushvalue(L, proxy);
-    lua_rawsetp(L, -2, &clua_look_parent_key);
-    lua_pushvalue(L, key);
-    lua_rawsetp(L, -2, &clua_look_field_key);
-    clua_push_path(L, -1, 0);
+    clua_push_current_path(L, proxy);
+    clua_push_step(L, key);
+    lua_concat(L, 2);
     int field = lua_gettop(L);
     lua_rawgetp(L, LUA_REGISTRYINDEX, &clua_look_hook_key);
     lua_rawgetp(L, LUA_REGISTRYINDEX, &clua_look_role_key);
@@ -117,23 +214,18 @@ int clua_refuse_look_write(lua_State *L, int proxy, int key) {
 }
 
 /* Pushes the stand-in of the value at `value` reached from the stand-in at `parent` by the
-   key at `key` (parent 0: a root named by the string at `key`). Values that are not
-   tables, frozen tables and stand-ins are pushed as they are, as is everything outside a
-   look. */
-static void clua_push_wrapped(lua_State *L, int value, int parent, int key) {
+   key at `key` (parent 0: a root named by the string at `key`), from the kept stand-ins
+   at `cache` (0: not in a look). Values that are not tables, frozen tables and stand-ins
+   are pushed as they are, as is everything outside a look. */
+static void clua_push_wrapped_from(lua_State *L, int value, int parent, int key, int cache) {
+    if (lua_type(L, value) != LUA_TTABLE || cache == 0) { lua_pushvalue(L, value); return; }
     value = lua_absindex(L, value);
-    if (lua_type(L, value) != LUA_TTABLE) { lua_pushvalue(L, value); return; }
-    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &clua_look_cache_key) != LUA_TTABLE) {
-        lua_pop(L, 1);
-        lua_pushvalue(L, value);
-        return;
-    }
-    int cache = lua_gettop(L);
+    cache = lua_absindex(L, cache);
     lua_pushvalue(L, value);
-    /* The cache first: most tables a look reads it has reached before. */
-    if (lua_rawget(L, cache) == LUA_TTABLE) { lua_remove(L, cache); return; }
+    /* The cache first: most tables a look reads were reached before. */
+    if (lua_rawget(L, cache) == LUA_TTABLE) return;
     lua_pop(L, 1);
-    if (clua_push_backing(L, value)) { lua_pop(L, 2); lua_pushvalue(L, value); return; }
+    if (clua_push_backing(L, value)) { lua_pop(L, 1); lua_pushvalue(L, value); return; }
     clua_context *c = clua_ctx(L);
     uint64_t serial = c->next_serial;
     lua_createtable(L, 0, 3);
@@ -155,6 +247,19 @@ static void clua_push_wrapped(lua_State *L, int value, int parent, int key) {
     lua_pushvalue(L, value);
     lua_pushvalue(L, proxy);
     lua_rawset(L, cache);
+}
+
+/* clua_push_wrapped_from with the kept stand-ins found in the registry. */
+static void clua_push_wrapped(lua_State *L, int value, int parent, int key) {
+    if (lua_type(L, value) != LUA_TTABLE) { lua_pushvalue(L, value); return; }
+    value = lua_absindex(L, value);
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &clua_look_cache_key) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        lua_pushvalue(L, value);
+        return;
+    }
+    int cache = lua_gettop(L);
+    clua_push_wrapped_from(L, value, parent, key, cache);
     lua_remove(L, cache);
 }
 
@@ -173,13 +278,21 @@ static int clua_forward(lua_State *L, const char *event, int results) {
     return 0;
 }
 
+/* A stand-in's read. Upvalues: the kept stand-ins, and whether a look is under way (set
+   as looks begin and end), so a read needs no registry lookup. */
 static int clua_look_index(lua_State *L) {
     lua_settop(L, 2);
-    clua_push_look_target(L, 1);                /* 3: the real table */
-    lua_pushvalue(L, 2);
-    clua_unwrap(L, 4);                          /* 4: the key, a stand-in unwrapped */
-    lua_pushvalue(L, 4);
-    if (lua_rawget(L, 3) == LUA_TNIL && lua_getmetatable(L, 3)) {   /* 5: the value */
+    if (!clua_push_look_target(L, 1)) { lua_pushnil(L); return 1; }     /* 3: the real table */
+    int key = 2;
+    if (lua_type(L, 2) == LUA_TTABLE) {         /* 4: a stand-in key unwrapped */
+        lua_pushvalue(L, 2);
+        clua_unwrap(L, 4);
+        key = 4;
+    }
+    int cache = lua_toboolean(L, lua_upvalueindex(2)) ? lua_upvalueindex(1) : 0;
+    lua_pushvalue(L, key);
+    int value = lua_gettop(L);
+    if (lua_rawget(L, 3) == LUA_TNIL && lua_getmetatable(L, 3)) {
         int handler = lua_getfield(L, -1, "__index");
         if (handler == LUA_TFUNCTION) {
             lua_pushvalue(L, 1);
@@ -190,12 +303,12 @@ static int clua_look_index(lua_State *L) {
         if (handler == LUA_TTABLE) {
             lua_pushvalue(L, 2);
             lua_gettable(L, -2);
-            clua_push_wrapped(L, -1, 1, 4);
+            clua_push_wrapped_from(L, -1, 1, key, cache);
             return 1;
         }
-        lua_settop(L, 5);
+        lua_settop(L, value);
     }
-    clua_push_wrapped(L, 5, 1, 4);
+    clua_push_wrapped_from(L, value, 1, key, cache);
     return 1;
 }
 
@@ -297,18 +410,36 @@ static int clua_look_call(lua_State *L) {
     return lua_gettop(L);
 }
 
+/* The kept stand-ins by real table, made once per state: weak both ways, so a kept
+   stand-in holds neither its real table nor itself past the next collection. */
+static void clua_push_look_store(lua_State *L) {
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &clua_look_store_key) == LUA_TTABLE) return;
+    lua_pop(L, 1);
+    lua_createtable(L, 0, 1);
+    lua_createtable(L, 0, 1);
+    lua_pushliteral(L, "kv");
+    lua_setfield(L, -2, "__mode");
+    lua_setmetatable(L, -2);
+    lua_pushvalue(L, -1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &clua_look_store_key);
+}
+
 /* The metatable every stand-in shares, made once per state. */
 static void clua_push_look_meta(lua_State *L) {
     if (lua_rawgetp(L, LUA_REGISTRYINDEX, &clua_look_meta_key) == LUA_TTABLE) return;
     lua_pop(L, 1);
     static const luaL_Reg methods[] = {
-        {"__index", clua_look_index}, {"__newindex", clua_look_newindex}, {"__len", clua_look_len},
+        {"__newindex", clua_look_newindex}, {"__len", clua_look_len},
         {"__pairs", clua_look_pairs}, {"__tostring", clua_look_tostring}, {"__eq", clua_look_eq},
         {"__lt", clua_look_lt}, {"__le", clua_look_le}, {"__concat", clua_look_concat},
         {"__call", clua_look_call}, {NULL, NULL},
     };
     lua_createtable(L, 0, 12);
     luaL_setfuncs(L, methods, 0);
+    clua_push_look_store(L);
+    lua_pushboolean(L, 0);
+    lua_pushcclosure(L, clua_look_index, 2);
+    lua_setfield(L, -2, "__index");
     lua_pushboolean(L, 0);
     lua_setfield(L, -2, "__metatable");
     lua_pushlightuserdata(L, (void *)&clua_look_marker);
@@ -317,11 +448,20 @@ static void clua_push_look_meta(lua_State *L) {
     lua_rawsetp(L, LUA_REGISTRYINDEX, &clua_look_meta_key);
 }
 
+/* Tells the stand-ins' reads whether a look is under way. */
+static void clua_set_looking(lua_State *L, int looking) {
+    clua_push_look_meta(L);
+    lua_pushliteral(L, "__index");
+    lua_rawget(L, -2);
+    lua_pushboolean(L, looking);
+    lua_setupvalue(L, -2, 2);
+    lua_pop(L, 2);
+}
+
 void clua_begin_look(lua_State *L) {
     luaL_checkstack(L, 4, "look");
-    clua_push_look_meta(L);
-    lua_pop(L, 1);
-    lua_newtable(L);
+    clua_set_looking(L, 1);
+    clua_push_look_store(L);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &clua_look_cache_key);
     clua_set_look_role(L, NULL, NULL);
 }
@@ -334,6 +474,8 @@ void clua_set_look_role(lua_State *L, const char *hook, const char *role) {
 }
 
 void clua_end_look(lua_State *L) {
+    luaL_checkstack(L, 4, "look");
+    clua_set_looking(L, 0);
     lua_pushnil(L);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &clua_look_cache_key);
     clua_set_look_role(L, NULL, NULL);

@@ -273,7 +273,7 @@ void clua_set_frozen_marker(lua_State *L, int meta);
 void clua_begin_look(lua_State *L);
 /// Names what is looking, for the error a write raises ("view hook", "a view"); NULLs: any look.
 void clua_set_look_role(lua_State *L, const char *hook, const char *role);
-/// Ends the look: its stand-ins are dropped from the cache (one kept past it writes through).
+/// Ends the look: its stand-ins are kept for the next one (one used outside a look writes through).
 void clua_end_look(lua_State *L);
 /// Whether a look is under way.
 int clua_in_look(lua_State *L);
