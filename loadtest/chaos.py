@@ -399,15 +399,21 @@ def check_epochs(url):
     return problems, len(owners)
 
 
-def stored_action(row):
-    """(seat, action name) of a typed action row (store format 3), else None."""
-    if row[4] != "json":
-        return None
-    try:
-        value = json.loads(row[1])
-    except ValueError:
-        return None
-    return (value.get("seat"), value.get("name")) if value.get("type") == "action" else None
+def stored_input(row):
+    """(seat, what) of a stored input: what is "roll", an action's name, "restart", "tick", ...;
+    seat is None for the room's own inputs. Rows are typed JSON (store format 3 writes every
+    input so) or, from older servers, REPL lines (`as Ann roll`, `restart`)."""
+    if row[4] == "json":
+        try:
+            value = json.loads(row[1])
+        except ValueError:
+            return (None, None)
+        what = value.get("name") if value.get("type") == "action" else value.get("type")
+        return (value.get("seat"), what)
+    words = row[1].split()
+    if len(words) >= 3 and words[0] == "as":
+        return (words[1], words[2])
+    return (None, words[0] if words else None)
 
 
 def room_log(stored):
@@ -451,8 +457,8 @@ def check(run, rooms, stored, args, work):
         events, _ = room_log(found)
         # Which stored input each event index came from (None: the start).
         origin = [None] * len(json.loads(found["header"]).get("events", [])) if found["header"] else []
-        for n, line, t, text, _ in found["inputs"]:
-            origin += [line] * len(json.loads(text))
+        for row in found["inputs"]:
+            origin += [stored_input(row)] * len(json.loads(row[3]))
         for player in room.players:
             logged = [client.seen_by({k: v for k, v in e.items() if k != "text"}, player.name) for e in events]
             for index, text in sorted(player.events.items()):
@@ -478,8 +484,7 @@ def check(run, rooms, stored, args, work):
                 missing_inputs += 1
             for kind in ("roll", "flip", "snap"):
                 acked = sum(1 for k in player.acked.values() if k == kind)
-                line = "as %s %s" % (player.name, kind)
-                stored_count = sum(1 for i in found["inputs"] if i[1] == line or stored_action(i) == (player.name, kind))
+                stored_count = sum(1 for i in found["inputs"] if stored_input(i) == (player.name, kind))
                 if acked > stored_count:
                     problems.append("%s: %d %s inputs acknowledged, %d stored" % (player.name, acked, kind, stored_count))
                     missing_inputs += 1
@@ -490,14 +495,14 @@ def check(run, rooms, stored, args, work):
                 kind = player.acked.get(seq)
                 if kind is None or kind in ("restart", "ready") or count == 0:
                     continue
-                line = "as %s %s" % (player.name, kind)
-                if line not in origin[first:first + count]:
-                    problems.append("%s: seq %d's broadcast (events %d..%d) holds no stored %r: %r" % (
-                        player.name, seq, first, first + count - 1, line, sorted(set(origin[first:first + count]))))
+                if (player.name, kind) not in origin[first:first + count]:
+                    problems.append("%s: seq %d's broadcast (events %d..%d) holds no stored %s %s: %r" % (
+                        player.name, seq, first, first + count - 1, player.name, kind,
+                        sorted(set(map(str, origin[first:first + count])))))
                     missing_inputs += 1
         # Every new game a client saw begin (a `start` event after the first game's) is in the store.
         starts = {index for p in room.players for index, text in p.events.items() if json.loads(text).get("type") == "start"}
-        stored_restarts = sum(1 for i in found["inputs"] if i[1] == "restart")
+        stored_restarts = sum(1 for i in found["inputs"] if stored_input(i)[1] == "restart")
         if len(starts) - 1 > stored_restarts:
             problems.append("room %s: %d new games seen, %d stored" % (room.id, len(starts) - 1, stored_restarts))
         if not room.finished_after_chaos:
