@@ -315,11 +315,12 @@ static int clua_look_index(lua_State *L) {
 static int clua_look_newindex(lua_State *L) {
     lua_settop(L, 3);
     if (clua_in_look(L)) return clua_refuse_look_write(L, 1, 2);
-    /* A stand-in kept past its look writes through, as the real table would take it. */
+    /* A stand-in kept past its look writes through, as the real table would take it: its
+     * own __newindex (a script's, the simulation's watch) runs as for a write to it. */
     clua_unwrap(L, 1);
     clua_unwrap(L, 2);
     clua_unwrap(L, 3);
-    lua_rawset(L, 1);
+    lua_settable(L, 1);
     return 0;
 }
 

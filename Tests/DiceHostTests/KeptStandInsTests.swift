@@ -52,4 +52,32 @@ import Testing
         }
         #expect(RollbackPropertyTests.fingerprint(game) == before)
     }
+
+    static let keptG = """
+        local r = rules { name = "Kept g", players = {2, 2}, dice = false }
+        local kept
+        function r.setup(g) g.state.n = 0; g.state.lib = math end
+        function r.roll(g, p, r) end
+        r.actions = {
+          through = function(g, p) kept.state.lib.pi = 3 end,
+          direct = function(g, p) g.state.lib.pi = 3 end,
+          state = function(g, p) kept.state.n = kept.state.n + 1 end,
+        }
+        function r.view(g, viewer) kept = g; return {n = g.state.n, pi = math.pi} end
+        return r
+        """
+
+    /// Outside a look a kept stand-in writes as the real table takes a write: a read-only
+    /// library table reached through it still refuses, and a write to the state lands.
+    @Test func aStandInKeptPastItsLookWritesAsTheRealTableWould() throws {
+        let game = try makeGame(Self.keptG)
+        _ = try game.view(for: "Ann")
+        var direct = "", through = ""
+        do { try game.act("direct") } catch { direct = "\(error)" }
+        do { try game.act("through") } catch { through = "\(error)" }
+        #expect(direct.contains("read-only"), "\(direct)")
+        #expect(through.contains("read-only"), "a kept stand-in is no way around a read-only table: \(through)")
+        try game.act("state")
+        #expect(try game.view(for: "Ann").description == #"{"n":1,"pi":3.141592653589793}"#)
+    }
 }
