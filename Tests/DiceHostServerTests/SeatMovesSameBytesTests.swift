@@ -52,14 +52,9 @@ struct SeatMovesSameBytesTests {
 
     /// A small deterministic generator (SplitMix64) for the test's own choices.
     struct Picker {
-        var state: UInt64
-        mutating func next(_ bound: Int) -> Int {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Int((z ^ (z >> 31)) % UInt64(max(bound, 1)))
-        }
+        var generator: SplitMix64
+        init(state: UInt64) { generator = SplitMix64(seed: state) }
+        mutating func next(_ bound: Int) -> Int { Int(generator.next() % UInt64(max(bound, 1))) }
     }
 
     /// Compares both ways for every seat and a spectator; returns how many seats had moves.

@@ -240,15 +240,10 @@ final class MoveExplorer {
         }
     }
 
-    /// The outcomes of the dice rolled again, made once per number of dice: every keep of
-    /// every position asks (Yacht: 32 keeps a position, 7,776 tuples for none kept).
-    private var rerolledOutcomes: [Int: RollOutcomes] = [:]
+    /// The outcomes of `count` dice rolled again after a keep, made once per count.
+    lazy var rerolledOutcomes = RerolledOutcomes(unordered: game.rules.unorderedDice)
     func keptRollOutcomes(sides: Int, count: Int) -> RollOutcomes {
-        let key = sides << 32 | count
-        if let known = rerolledOutcomes[key] { return known }
-        let made = RollOutcomes(sides: sides, count: count, unordered: game.rules.unorderedDice)
-        rerolledOutcomes[key] = made
-        return made
+        rerolledOutcomes.outcomes(sides: sides, count: count)
     }
 
     /// A move that is a chance node: `play` each outcome from the position (`reset` puts

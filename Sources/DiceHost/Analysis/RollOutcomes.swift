@@ -28,3 +28,20 @@ struct RollOutcomes {
         return tuples
     }
 }
+
+/// The outcomes of dice rolled again after a keep, made once per number of dice: every keep
+/// of every position asks (Yacht: 32 keeps a position, 7,776 tuples for none kept).
+struct RerolledOutcomes {
+    let unordered: Bool
+    private var made: [Int: RollOutcomes] = [:]
+
+    init(unordered: Bool) { self.unordered = unordered }
+
+    mutating func outcomes(sides: Int, count: Int) -> RollOutcomes {
+        let key = sides << 32 | count
+        if let known = made[key] { return known }
+        let outcomes = RollOutcomes(sides: sides, count: count, unordered: unordered)
+        made[key] = outcomes
+        return outcomes
+    }
+}

@@ -117,13 +117,9 @@ final class StateExplorer {
     }
 
     /// The outcomes of `count` dice rolled again after a keep, made once per count.
-    var rerolledOutcomes: [Int: RollOutcomes] = [:]
+    lazy var rerolledOutcomes = RerolledOutcomes(unordered: game.rules.unorderedDice)
     func keptRollOutcomes(sides: Int, count: Int) -> RollOutcomes {
-        let key = sides << 32 | count
-        if let known = rerolledOutcomes[key] { return known }
-        let made = RollOutcomes(sides: sides, count: count, unordered: game.rules.unorderedDice)
-        rerolledOutcomes[key] = made
-        return made
+        rerolledOutcomes.outcomes(sides: sides, count: count)
     }
 
     /// Nanoseconds spent per phase, kept when DICEHOST_ODDS_PHASES is set (bench/odds.py
