@@ -77,6 +77,8 @@ public final class Game {
     /// The look hook running and what it is ("view hook", "a view"), for the error a
     /// game-changing method it calls raises (Game+Looks).
     var lookingHook: (hook: String, role: String)?
+    /// The stand-ins of `g` and the player tables the last look used (Game+Looks).
+    var keptLookRoots: LookRoots?
 
     struct Hooks {
         var setup: LuaValue = .nil, turn: LuaValue = .nil, roll: LuaValue = .nil, bot: LuaValue = .nil, status: LuaValue = .nil
