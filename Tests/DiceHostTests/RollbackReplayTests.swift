@@ -160,9 +160,12 @@ import Testing
         inputs.append(GameInput(.reload))
         inputs.append(GameInput(.action(name: "arm", arguments: [.integer(50)]), seat: "P2"))
         inputs.append(GameInput(.tick(milliseconds: 60)))
-        for input in inputs {
+        // A failure after the timer fired, after more inputs than a copy covers, after the reload.
+        let failAfter: Set<Int> = [1, Game.replayLimit + 1, inputs.count - 3, inputs.count - 1]
+        for (index, input) in inputs.enumerated() {
             #expect(played.apply(input).isApplied)
             #expect(clean.apply(input).isApplied)
+            guard failAfter.contains(index) else { continue }
             let boom = played.apply(GameInput(.action(name: "boom", arguments: [.integer(1)]), seat: "P1"))
             guard case .ruleFailure = boom else { Issue.record("boom was not a rule failure: \(boom)"); return }
             #expect(Self.encoding(played) == Self.encoding(clean), "after \(input)")
@@ -174,6 +177,26 @@ import Testing
         _ = played.apply(GameInput(.action(name: "boom", arguments: []), seat: "P1"))
         #expect(Self.encoding(played) == Self.encoding(clean))
         #expect(played.memoryUse.holdsRollbackCopy)
+    }
+
+    /// While inputs keep failing after rule code ran, each input takes its copy when it
+    /// ends (a failure then costs a compare, not a replay); once they stop, none does.
+    @Test func aRoomWhoseInputsKeepFailingCopiesAfterEachInputUntilTheyStop() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("replay-rate-\(ProcessInfo.processInfo.processIdentifier)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("replay.lua").path
+        try Self.rules.write(toFile: file, atomically: true, encoding: .utf8)
+        let game = try Self.makeGame(file, undo: false)
+        let add = GameInput(.action(name: "add", arguments: [.integer(1)]), seat: "P1")
+        for _ in 0..<4 {
+            #expect(game.apply(add).isApplied)
+            #expect(!game.apply(GameInput(.action(name: "boom", arguments: []), seat: "P2")).isApplied)
+        }
+        #expect(game.apply(add).isApplied)
+        #expect(game.rollbackBase?.steps.isEmpty == true, "a step was kept to replay")
+        for _ in 0..<40 { #expect(game.apply(add).isApplied) }
+        #expect(game.rollbackBase?.steps.isEmpty == false, "still copying after each input")
     }
 
     /// A served input that succeeds copies nothing: the copy it could go back to is the

@@ -98,6 +98,8 @@ public final class Game {
     /// Without undo history: the host's state when `lastSnapshot` was taken and the
     /// inputs since, to replay after a failed input.
     var rollbackBase: RollbackBase?
+    /// How often inputs fail after rule code ran, in 1024ths (Game+RollbackReplay).
+    var rollbackRate = 0
     /// The typed input `perform` is running: the transaction it begins records it.
     var recordingInput: GameInput?
     var undoStack: [UndoPoint] = []
