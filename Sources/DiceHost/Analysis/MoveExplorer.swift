@@ -153,8 +153,13 @@ final class MoveExplorer {
             hasDice = false
         }
         if hasDice {
+            // Every outcome is played from this same position: the seat and dice the
+            // first one checked hold for the rest.
+            var checked: Game.CheckedRoll?
             try addChanceMove(BestPlay.Move(label: "roll", action: nil, arguments: []), outcomes: try states.rollOutcomes(seat: seat),
-                              index: index, name: name, describe: { "\(name) rolling \($0)" }, reset: reset) { try game.roll(values: $0) }
+                              index: index, name: name, describe: { "\(name) rolling \($0)" }, reset: reset) {
+                try game.roll(values: $0, checked: &checked)
+            }
         }
         // Keeping each subset of the last roll's dice, where the rules keep dice.
         if game.rules.keepsDice, let dice = try? game.dice(forSeat: seat), let last = try? game.lastRollValues(seat: seat, dice: dice) {
@@ -233,10 +238,11 @@ final class MoveExplorer {
         let answer = "{\"roll\", keep = {" + positions.map(String.init).joined(separator: ", ") + "}}"
         // Unordered dice: each set of values rolled again once, weighted by its orders.
         let outcomes = keptRollOutcomes(sides: dice.sides, count: max(0, dice.count - Set(positions).count))
+        var checked: Game.CheckedKeep?
         try addChanceMove(BestPlay.Move(label: label, action: nil, arguments: [], botAnswer: answer), outcomes: outcomes,
                           index: index, name: name, describe: { "\(name) \(label) = \($0)" }, reset: reset,
                           refusalIsAnError: refusalIsAnError) { values in
-            try game.withInputBudget { try game.roll(keeping: positions, rolled: values) }
+            try game.withInputBudget { try game.roll(keeping: positions, rolled: values, checked: &checked) }
         }
     }
 

@@ -48,11 +48,14 @@ extension StateExplorer {
             do { dice = try game.dice(forSeat: seat) } catch { throw OddsError.ruleError("\(error)") }
             let rerolled = max(0, dice.count - Set(keep).count)
             let keptText = keep.map(String.init).joined(separator: " ")
+            // Every outcome is played from this same position: what the first checked
+            // (seat, dice, the last roll) holds for the rest.
+            var checkedKeep: Game.CheckedKeep?
             // Under unordered_dice each set of values rolled again is played once, weighted by
             // its orders (as a first roll is, and as `solve` plays keeps).
             try chance(index, name: name, outcomes: keptRollOutcomes(sides: dice.sides, count: rerolled),
                        describe: { "\(name) keeping \(keptText.isEmpty ? "none" : keptText) and rolling \($0)" }) { values in
-                try game.roll(keeping: keep, rolled: values)
+                try game.roll(keeping: keep, rolled: values, checked: &checkedKeep)
             }
             return
         }
@@ -69,8 +72,9 @@ extension StateExplorer {
             graph.edgeTurns.append(UInt8(clamping: game.host.turns))
             return
         }
+        var checked: Game.CheckedRoll?
         try chance(index, name: name, outcomes: try rollOutcomes(seat: seat), describe: { "\(name) rolling \($0)" }) { values in
-            try game.roll(values: values)
+            try game.roll(values: values, checked: &checked)
         }
     }
 

@@ -7,6 +7,30 @@ extension Game {
     /// A roll for `player` (default: the current player): given values, or the
     /// declared dice from the game's generator; a flagged roll carries no values.
     public func roll(values: [Int]? = nil, flag: Roll.Flag = .ok, by player: String? = nil) throws {
+        var checked: CheckedRoll?
+        try roll(values: values, flag: flag, by: player, checked: &checked)
+    }
+
+    /// What a roll by the current player checked (its seat and dice) in one position:
+    /// the analyses play every outcome of a roll from the same position, so the second
+    /// and later outcomes need not look them up again (their values are outcomes of
+    /// those dice by construction).
+    struct CheckedRoll {
+        var seat: Int
+        var dice: DiceNotation
+    }
+
+    /// `roll(values:)`, given what an earlier roll from this same position checked
+    /// (nil: checked here, and handed back for the next outcome).
+    func roll(values: [Int]?, flag: Roll.Flag = .ok, by player: String? = nil, checked: inout CheckedRoll?) throws {
+        if let known = checked, let values, flag == .ok, player == nil {
+            try transaction {
+                host.rolls += 1
+                host.device.awaitingRoll = false
+                try deliver(Roll(values: values, total: known.dice.total(of: values)), seat: known.seat)
+            }
+            return
+        }
         var seat = 0
         var dice = rules.dice
         // Whose turn, which dice, which values: read only, so a roll refused here needs
@@ -30,17 +54,24 @@ extension Game {
                 roll = Roll(values: [], total: 0, flag: flag)
             } else if let values {
                 roll = Roll(values: values, total: dice.total(of: values))
+                if player == nil { checked = CheckedRoll(seat: seat, dice: dice) }
             } else {
                 let values = dice.roll { lua.random.integer(in: $0) }
                 roll = Roll(values: values, total: dice.total(of: values))
             }
             host.rolls += 1
             host.device.awaitingRoll = !roll.ok // the die rolls again after a flagged roll (see Game+Device)
-            log(.roll(player: playerNames[seat - 1], roll: roll), to: rules.secretRolls ? [playerNames[seat - 1]] : nil)
-            var arguments: [LuaValue] = [hooks.roll, .table(g), try playerValue(seat), .integer(Int64(roll.total)), .string(roll.flag.rawValue)]
-            for value in roll.values { arguments.append(.integer(Int64(value))) }
-            try call(api.rollInput, arguments)
+            try deliver(roll, seat: seat)
         }
+    }
+
+    /// A checked roll reaches the log and the rules' roll hook.
+    private func deliver(_ roll: Roll, seat: Int) throws {
+        log(.roll(player: playerNames[seat - 1], roll: roll), to: rules.secretRolls ? [playerNames[seat - 1]] : nil)
+        var arguments: [LuaValue] = [hooks.roll, .table(g), try playerValue(seat), .integer(Int64(roll.total)), .string(roll.flag.rawValue)]
+        arguments.reserveCapacity(5 + roll.values.count)
+        for value in roll.values { arguments.append(.integer(Int64(value))) }
+        try call(api.rollInput, arguments)
     }
 
     /// A named action from the rules' `actions` table, by `player` (default: current).

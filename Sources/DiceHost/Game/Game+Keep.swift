@@ -13,7 +13,30 @@ extension Game {
     /// kept, in position order: `roll keep 1 3 = 4 5`, so a test need not depend on the
     /// seed). No positions keeps none and rolls every die; every position rolls none.
     public func roll(keeping positions: [Int], rolled given: [Int]? = nil, by player: String? = nil) throws {
+        var checked: CheckedKeep?
+        try roll(keeping: positions, rolled: given, by: player, checked: &checked)
+    }
+
+    /// What a keep checked in one position (see `CheckedRoll`): the seat, the dice, the
+    /// last roll's values and which of them are rolled again.
+    struct CheckedKeep {
+        var seat: Int
+        var dice: DiceNotation
+        var values: [Int]
+        var rerolled: [Int]
+        var positions: [Int]
+    }
+
+    /// `roll(keeping:rolled:)`, given what the same keep from this same position checked
+    /// before (nil: checked here, and handed back for the next outcome).
+    func roll(keeping positions: [Int], rolled given: [Int]?, by player: String? = nil, checked: inout CheckedKeep?) throws {
         try transaction {
+            if let known = checked, let given, player == nil, known.positions == positions, given.count == known.rerolled.count {
+                var values = known.values
+                for (index, value) in zip(known.rerolled, given) { values[index] = value }
+                try deliverKept(Roll(values: values, total: known.dice.total(of: values)), positions: positions, seat: known.seat)
+                return
+            }
             let seat = try self.seat(of: player)
             try checkStillIn(seat: seat, input: "roll")
             if player != nil { try checkTurn(seat: seat, input: "roll") }
@@ -32,20 +55,27 @@ extension Game {
                 if let bad = given.first(where: { !dice.dieValues.contains($0) }) {
                     throw GameError.refused("a \(dice.sides)-sided die cannot show \(bad)")
                 }
+                if player == nil {
+                    checked = CheckedKeep(seat: seat, dice: dice, values: values, rerolled: rerolled, positions: positions)
+                }
                 for (index, value) in zip(rerolled, given) { values[index] = value }
             } else {
                 var one = dice
                 one.count = 1
                 for index in rerolled { values[index] = one.roll { lua.random.integer(in: $0) }.first ?? 1 }
             }
-            let roll = Roll(values: values, total: dice.total(of: values))
-            host.rolls += 1
-            log(.roll(player: playerNames[seat - 1], roll: roll), to: rules.secretRolls ? [playerNames[seat - 1]] : nil)
-            let keptTable = lua.makeTable(array: positions.sorted().map { .integer(Int64($0)) })
-            var arguments: [LuaValue] = [hooks.roll, .table(g), try playerValue(seat), .integer(Int64(roll.total)), .string("ok"), .table(keptTable)]
-            for value in roll.values { arguments.append(.integer(Int64(value))) }
-            try call(api.rollInputKept, arguments)
+            try deliverKept(Roll(values: values, total: dice.total(of: values)), positions: positions, seat: seat)
         }
+    }
+
+    /// A checked keep reaches the log and the rules' roll hook, with `r.kept`.
+    private func deliverKept(_ roll: Roll, positions: [Int], seat: Int) throws {
+        host.rolls += 1
+        log(.roll(player: playerNames[seat - 1], roll: roll), to: rules.secretRolls ? [playerNames[seat - 1]] : nil)
+        let keptTable = lua.makeTable(array: positions.sorted().map { .integer(Int64($0)) })
+        var arguments: [LuaValue] = [hooks.roll, .table(g), try playerValue(seat), .integer(Int64(roll.total)), .string("ok"), .table(keptTable)]
+        for value in roll.values { arguments.append(.integer(Int64(value))) }
+        try call(api.rollInputKept, arguments)
     }
 
     /// The values of the player's last good roll (`p.last_roll`), checked against the dice.
