@@ -7,16 +7,7 @@ import Testing
 @Suite struct BeyondDoublesTests {
     /// A 1 slides back three rungs, a 2 climbs one: the ladder loses ground on average, so
     /// from its bottom the top is reached with a chance far below a double's precision.
-    static let losingLadder = """
-        local ladder = rules { name = "Losing ladder", players = 1, dice = "1d2", params = { size = 200 } }
-        function ladder.setup(g) g.state.at = 0 end
-        function ladder.roll(g, p, r)
-          local s = g.state
-          if r.value == 1 then s.at = math.max(0, s.at - 3) else s.at = s.at + 1 end
-          if s.at == g.params.size then g:win(p) end
-        end
-        return ladder
-        """
+    static let losingLadder = SparseChainSolverTests.ladder(dice: "1d2", back: 3, climb: 1, size: 200)
 
     @Test func doublesThatCannotHoldTheChancesSaySoAndNameExactFractions() throws {
         let file = try temporaryRules(Self.losingLadder, name: "losing-ladder.lua")

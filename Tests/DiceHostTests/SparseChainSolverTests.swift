@@ -165,22 +165,28 @@ import Testing
         #expect(throws: SparseElimination<Rational>.OverBudget.self) { try solver.solve() }
     }
 
-    /// A ladder: a 1 slides back a rung, a 2 or a 3 climbs two; reaching the top wins.
-    /// Every rung leads to the others: one component of `size` positions. Three faces and a
-    /// quick climb, not six and a slow one: each position is played once per face, and the
-    /// rolls-per-game count moves the whole chain once per roll of the longest games (a
-    /// debug build took a minute on the slow ladder). A ladder that loses ground on average
-    /// would leave its bottom rungs with a chance below a double's precision.
-    static let ladder = """
-        local ladder = rules { name = "Ladder", players = 1, dice = "1d3", params = { size = 5000 } }
+    /// A ladder of `size` rungs: a 1 slides back `back` rungs, any other face climbs
+    /// `climb`; reaching the top wins. Every rung leads to the others: one component of
+    /// `size` positions.
+    static func ladder(dice: String, back: Int, climb: Int, size: Int) -> String {
+        """
+        local ladder = rules { name = "Ladder", players = 1, dice = "\(dice)", params = { size = \(size) } }
         function ladder.setup(g) g.state.at = 0 end
         function ladder.roll(g, p, r)
           local s = g.state
-          if r.value == 1 then s.at = math.max(0, s.at - 1) else s.at = s.at + 2 end
+          if r.value == 1 then s.at = math.max(0, s.at - \(back)) else s.at = s.at + \(climb) end
           if s.at >= g.params.size then g:win(p) end
         end
         return ladder
         """
+    }
+
+    /// Three faces and a quick climb, not six and a slow one: each position is played once
+    /// per face, and the rolls-per-game count moves the whole chain once per roll of the
+    /// longest games (a debug build took a minute on the slow ladder). A ladder that loses
+    /// ground on average would leave its bottom rungs with a chance below a double's
+    /// precision (`BeyondDoublesTests`).
+    static let ladder = ladder(dice: "1d3", back: 1, climb: 2, size: 5000)
 
     @Test func aComponentOfFiveThousandPositionsIsSolvedNotRefused() throws {
         let file = try temporaryRules(Self.ladder, name: "ladder.lua")
