@@ -138,22 +138,14 @@ import Testing
 
     @Test(arguments: [true, false], [1, 2, 3, 4])
     func failuresAfterWritesTimersAndReloadsLeaveNoTrace(undo: Bool, seed: Int) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("replay-\(ProcessInfo.processInfo.processIdentifier)-\(seed)-\(undo)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("replay.lua").path
-        try Self.rules.write(toFile: file, atomically: true, encoding: .utf8)
+        let file = try temporaryRules(Self.rules, name: "replay.lua")
         try Self.check(file: file, undo: undo, custom: true, steps: 150, seed: UInt64(seed * 1009 + (undo ? 1 : 0)))
     }
 
     /// A failed input after more inputs than one copy covers, after a timer fired and
     /// after a reload, in a served game (typed inputs, no undo history).
     @Test func aFailureLongAfterTheCopyReplaysEveryInputSince() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("replay-long-\(ProcessInfo.processInfo.processIdentifier)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("replay.lua").path
-        try Self.rules.write(toFile: file, atomically: true, encoding: .utf8)
+        let file = try temporaryRules(Self.rules, name: "replay.lua")
         let played = try Self.makeGame(file, undo: false), clean = try Self.makeGame(file, undo: false)
         var inputs: [GameInput] = [GameInput(.action(name: "arm", arguments: [.integer(300)]), seat: "P1"), GameInput(.tick(milliseconds: 400))]
         for n in 0..<(Game.replayLimit + 5) { inputs.append(GameInput(.action(name: "add", arguments: [.integer(Int64(n))]), seat: "P2")) }
@@ -182,11 +174,7 @@ import Testing
     /// While inputs keep failing after rule code ran, each input takes its copy when it
     /// ends (a failure then costs a compare, not a replay); once they stop, none does.
     @Test func aRoomWhoseInputsKeepFailingCopiesAfterEachInputUntilTheyStop() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("replay-rate-\(ProcessInfo.processInfo.processIdentifier)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("replay.lua").path
-        try Self.rules.write(toFile: file, atomically: true, encoding: .utf8)
+        let file = try temporaryRules(Self.rules, name: "replay.lua")
         let game = try Self.makeGame(file, undo: false)
         let add = GameInput(.action(name: "add", arguments: [.integer(1)]), seat: "P1")
         for _ in 0..<4 {
