@@ -21,8 +21,13 @@ modes=${MODES:-hummingbird nio hummingbird-eventloop dicehost}
 dicehost=${DICEHOST_BIN:-.build/release/dicehost}
 py=.build-venv/bin/python
 [ -x "$py" ] || { echo "run.sh: $py not found; make it with: python3 -m venv .build-venv && .build-venv/bin/pip install websockets" >&2; exit 2; }
-swift build -c release --package-path bench/ws-floor
-floor="$(swift build -c release --package-path bench/ws-floor --show-bin-path)/ws-floor"
+# WS_FLOOR_BIN: a ws-floor already built (skips the build and its planning, minutes on a loaded machine).
+if [ -n "${WS_FLOOR_BIN:-}" ]; then
+  floor=$WS_FLOOR_BIN
+else
+  swift build -c release --package-path bench/ws-floor
+  floor="$(swift build -c release --package-path bench/ws-floor --show-bin-path)/ws-floor"
+fi
 work=$(mktemp -d /tmp/ws-floor.XXXXXX)
 tick=$(getconf CLK_TCK)
 echo "work: $work; load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
