@@ -279,36 +279,46 @@ static int clua_forward(lua_State *L, const char *event, int results) {
 }
 
 /* A stand-in's read. Upvalues: the kept stand-ins, and whether a look is under way (set
-   as looks begin and end), so a read needs no registry lookup. */
+   as looks begin and end), so a read needs no registry lookup. Every field a look reads
+   comes through here (a Liar's Dice view reads most of a small `g` for each seat), so
+   the usual read - a string key, a value that is not a table or whose stand-in is kept -
+   takes as few calls as it can: the real table, the field, and for a table the cache. */
 static int clua_look_index(lua_State *L) {
     lua_settop(L, 2);
-    if (!clua_push_look_target(L, 1)) { lua_pushnil(L); return 1; }     /* 3: the real table */
+    if (lua_rawgetp(L, 1, &clua_look_real_key) != LUA_TTABLE) { lua_pushnil(L); return 1; }  /* 3: the real table */
     int key = 2;
     if (lua_type(L, 2) == LUA_TTABLE) {         /* 4: a stand-in key unwrapped */
         lua_pushvalue(L, 2);
         clua_unwrap(L, 4);
         key = 4;
     }
-    int cache = lua_toboolean(L, lua_upvalueindex(2)) ? lua_upvalueindex(1) : 0;
     lua_pushvalue(L, key);
+    int type = lua_rawget(L, 3);
     int value = lua_gettop(L);
-    if (lua_rawget(L, 3) == LUA_TNIL && lua_getmetatable(L, 3)) {
-        int handler = lua_getfield(L, -1, "__index");
-        if (handler == LUA_TFUNCTION) {
-            lua_pushvalue(L, 1);
-            lua_pushvalue(L, 2);
-            lua_call(L, 2, 1);
-            return 1;
-        }
-        if (handler == LUA_TTABLE) {
-            lua_pushvalue(L, 2);
-            lua_gettable(L, -2);
-            clua_push_wrapped_from(L, -1, 1, key, cache);
-            return 1;
-        }
-        lua_settop(L, value);
+    if (type == LUA_TTABLE) {
+        if (!lua_toboolean(L, lua_upvalueindex(2))) return 1;
+        lua_pushvalue(L, value);
+        if (lua_rawget(L, lua_upvalueindex(1)) == LUA_TTABLE) return 1;
+        lua_pop(L, 1);
+        clua_push_wrapped_from(L, value, 1, key, lua_upvalueindex(1));
+        return 1;
     }
-    clua_push_wrapped_from(L, value, 1, key, cache);
+    if (type != LUA_TNIL || !lua_getmetatable(L, 3)) return 1;
+    int cache = lua_toboolean(L, lua_upvalueindex(2)) ? lua_upvalueindex(1) : 0;
+    int handler = lua_getfield(L, -1, "__index");
+    if (handler == LUA_TFUNCTION) {
+        lua_pushvalue(L, 1);
+        lua_pushvalue(L, 2);
+        lua_call(L, 2, 1);
+        return 1;
+    }
+    if (handler == LUA_TTABLE) {
+        lua_pushvalue(L, 2);
+        lua_gettable(L, -2);
+        clua_push_wrapped_from(L, -1, 1, key, cache);
+        return 1;
+    }
+    lua_settop(L, value);
     return 1;
 }
 
@@ -377,6 +387,9 @@ static int clua_look_eq(lua_State *L) {
     lua_pushvalue(L, 2);
     clua_unwrap(L, 4);
     if (lua_rawequal(L, 3, 4)) { lua_pushboolean(L, 1); return 1; }
+    /* Two tables without metatables (a view comparing each player with its viewer):
+       no __eq to forward to, so no name to look up. */
+    if (!lua_getmetatable(L, 3) && !lua_getmetatable(L, 4)) { lua_pushboolean(L, 0); return 1; }
     lua_settop(L, 2);
     if (clua_forward(L, "__eq", 1)) { lua_pushboolean(L, lua_toboolean(L, -1)); return 1; }
     lua_pushboolean(L, 0);

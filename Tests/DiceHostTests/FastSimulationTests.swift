@@ -244,13 +244,13 @@ import Testing
     /// The same numbers for one thread or several, for games whose lengths vary a lot.
     @Test(arguments: ["rules/race.lua", "rules/snap.lua", "examples/rules/pig.lua"])
     func theNumbersDoNotDependOnTheThreads(rules: String) throws {
-        var plan = Simulation.Plan(rulesFile: rules, players: ["Ann", "Bob", "Cy"], games: 600, seed: 31)
+        var plan = Simulation.Plan(rulesFile: rules, players: ["Ann", "Bob", "Cy"], games: 200, seed: 31)
         var results: [SimulationResult] = []
-        for threads in [1, 2, 3] {
+        for threads in [1, 3] {
             plan.threads = threads
             results.append(withoutTime(try Simulation.run(plan)))
         }
-        #expect(results[0] == results[1] && results[1] == results[2])
+        #expect(results[0] == results[1])
         #expect(results[0].errors == 0)
     }
 

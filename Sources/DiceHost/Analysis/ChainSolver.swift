@@ -265,7 +265,7 @@ struct ChainSolver<Number: ChainNumber> {
             }
         }
         guard stepsResidual < 0.5, residual.isFinite, steps.isFinite else {
-            throw OddsError.internal(String(format: "the solver's error bound failed (residual %.1e of the steps inside a component)", stepsResidual))
+            throw OddsError.beyondDoubles(String(format: "no error bound: residual %.1e of the steps inside a component", stepsResidual))
         }
         let norm = steps / (1 - stepsResidual) * (1 + 1e-12)
         return norm * residual * (1 + 1e-12)
@@ -286,7 +286,10 @@ struct ChainSolver<Number: ChainNumber> {
                 best = a[r][col].size
                 if Number.self != Double.self { break }
             }
-            guard best > 0 else { throw OddsError.internal("a singular system in the odds solver") }
+            guard best > 0 else {
+                if Number.self == Double.self { throw OddsError.beyondDoubles("a pivot rounded to 0") }
+                throw OddsError.internal("a singular system in the odds solver")
+            }
             if pivot != col { a.swapAt(pivot, col); b.swapAt(pivot, col) }
             let p = a[col][col]
             for r in 0..<m where r != col && !a[r][col].isZero {

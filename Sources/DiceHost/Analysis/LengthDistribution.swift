@@ -30,6 +30,14 @@ public struct LengthDistribution: Sendable, Equatable {
             guard d > 0, w % d == 0, w / d <= 1 else { return nil }
             step[s] = Int8(w / d)
         }
+        // The graph's arrays read once into locals (as doubles where they are used so): the
+        // loops below run once per roll over every position (the count is the number of
+        // positions times the game's longest plausible length), and reading a class's arrays
+        // there checked exclusive access on every read. Shares are worked out as before,
+        // m × weight / denominator, so every figure keeps its last bit.
+        let ends = graph.terminal.map { $0 != nil }
+        let edgeStart = graph.edgeStart, edgeTarget = graph.edgeTarget
+        let weight = graph.edgeWeight.map(Double.init), denominator = graph.denominator.map(Double.init)
         var mass = [Double](repeating: 0, count: n)
         var next = [Double](repeating: 0, count: n)
         mass[0] = 1
@@ -50,29 +58,28 @@ public struct LengthDistribution: Sendable, Equatable {
             while moved && passes <= n + 1 {
                 moved = false
                 passes += 1
-                for s in 0..<n where mass[s] != 0 && graph.terminal[s] == nil && step[s] == 0 {
-                    let m = mass[s]
+                for s in 0..<n where mass[s] != 0 && !ends[s] && step[s] == 0 {
+                    let m = mass[s], d = denominator[s]
                     mass[s] = 0
-                    let d = Double(graph.denominator[s])
-                    for e in graph.edges(of: s) {
-                        let t = Int(graph.edgeTarget[e]), share = m * Double(graph.edgeWeight[e]) / d
-                        if graph.terminal[t] != nil { ended(share, at: rolls); remaining -= share } else { mass[t] += share; moved = true }
+                    for e in edgeStart[s]..<edgeStart[s + 1] {
+                        let t = Int(edgeTarget[e]), share = m * weight[e] / d
+                        if ends[t] { ended(share, at: rolls); remaining -= share } else { mass[t] += share; moved = true }
                     }
                 }
             }
             if moved {
-                for s in 0..<n where mass[s] != 0 && graph.terminal[s] == nil && step[s] == 0 { mass[s] = 0 }
+                for s in 0..<n where mass[s] != 0 && !ends[s] && step[s] == 0 { mass[s] = 0 }
             }
             if remaining <= tolerance || !mass.contains(where: { $0 != 0 }) { break }
             // One roll.
             rolls += 1
             for s in 0..<n where mass[s] != 0 {
                 let m = mass[s]
-                guard graph.terminal[s] == nil, step[s] == 1 else { next[s] += m; continue }
-                let d = Double(graph.denominator[s])
-                for e in graph.edges(of: s) {
-                    let t = Int(graph.edgeTarget[e]), share = m * Double(graph.edgeWeight[e]) / d
-                    if graph.terminal[t] != nil { ended(share, at: rolls); remaining -= share } else { next[t] += share }
+                guard !ends[s], step[s] == 1 else { next[s] += m; continue }
+                let d = denominator[s]
+                for e in edgeStart[s]..<edgeStart[s + 1] {
+                    let t = Int(edgeTarget[e]), share = m * weight[e] / d
+                    if ends[t] { ended(share, at: rolls); remaining -= share } else { next[t] += share }
                 }
             }
             swap(&mass, &next)

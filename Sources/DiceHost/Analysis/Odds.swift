@@ -130,6 +130,9 @@ public enum Odds {
                             exploreSeconds: 0, solveSeconds: 0, luaMemoryPeak: game.lua.memoryPeak, processMemoryPeak: 0)
         result.repeatedRolls = graph.repeatedRolls.counts
         let report: (Int) -> Void = { progress?("solving: \(graph.count) positions, \($0) components solved") }
+        // Each phase names itself when it begins: a large component or a long game can keep
+        // one busy for minutes between the solver's own lines.
+        report(0)
         var solvedExactly = false
         if exact {
             var solver = ChainSolver<Rational>(graph: graph, seats: seats)
@@ -153,6 +156,7 @@ public enum Odds {
             fill(&result, solver: solver, solution: solution, graph: graph) { Value(exact: nil, double: $0) }
             result.errorBound = solution.errorBound
         }
+        progress?("rolls and turns per game: \(graph.count) positions")
         result.rollDistribution = LengthDistribution.rolls(of: graph)
         result.turnDistribution = LengthDistribution.turns(of: graph)
         let solved = DispatchTime.now().uptimeNanoseconds

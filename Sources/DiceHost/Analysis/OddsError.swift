@@ -14,6 +14,10 @@ public enum OddsError: Error, CustomStringConvertible {
     case tooManyOutcomes(dice: String, outcomes: Int?, limit: Int)
     /// A rule hook failed in a reachable position.
     case ruleError(String)
+    /// Doubles cannot hold the game's chances (what failed): some position leaves its
+    /// component with a chance below a double's precision, or the error bound cannot be
+    /// made. Exact fractions can.
+    case beyondDoubles(String)
     case `internal`(String)
 
     public var description: String {
@@ -28,6 +32,9 @@ public enum OddsError: Error, CustomStringConvertible {
             return "a roll of \(dice) has \(outcomes.map(String.init) ?? "too many") outcomes, more than the \(limit) followed: "
                 + "raise --max-roll-outcomes (up to \(Odds.maxRollOutcomesCeiling)), or estimate with `dicehost sim` instead (fewer dice may fit)"
         case .ruleError(let text): return "a rule hook failed in a reachable position: \(text)"
+        case .beyondDoubles(let what):
+            return "doubles cannot solve this game (\(what)): some position leaves its loop of positions with a chance "
+                + "below a double's precision; solve in exact fractions with --precision exact (slower; --max-memory bounds it)"
         case .internal(let text): return "internal error: \(text)"
         }
     }

@@ -45,7 +45,12 @@ struct SparseElimination<Number: ChainNumber> {
             eliminated[k] = true
             order.append(k)
             let stay = Number.one - selfLoop[k]
-            guard stay.size > 0 else { throw OddsError.internal("a position that never leaves a component that others leave") }
+            guard stay.size > 0 else {
+                // In fractions every position of a component leaves it with some chance; in
+                // doubles that chance can round to nothing.
+                if Number.self == Double.self { throw OddsError.beyondDoubles("a position's chance of leaving rounded to 0") }
+                throw OddsError.internal("a position that never leaves a component that others leave")
+            }
             let scale = Number.one / stay
             let row = successors[k].mapValues { $0 * scale }
             successors[k] = row

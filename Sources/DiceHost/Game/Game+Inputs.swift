@@ -7,21 +7,28 @@ extension Game {
     /// A roll for `player` (default: the current player): given values, or the
     /// declared dice from the game's generator; a flagged roll carries no values.
     public func roll(values: [Int]? = nil, flag: Roll.Flag = .ok, by player: String? = nil) throws {
-        try transaction {
-            let seat = try self.seat(of: player)
+        var seat = 0
+        var dice = rules.dice
+        // Whose turn, which dice, which values: read only, so a roll refused here needs
+        // no rollback.
+        try transaction(check: {
+            seat = try self.seat(of: player)
             try checkStillIn(seat: seat, input: "roll")
             if player != nil { try checkTurn(seat: seat, input: "roll") }
-            let dice = try self.dice(forSeat: seat)
-            var roll: Roll
-            if flag != .ok {
-                roll = Roll(values: [], total: 0, flag: flag)
-            } else if let values {
+            dice = try self.dice(forSeat: seat)
+            if flag == .ok, let values {
                 guard values.count == dice.count else {
                     throw GameError.refused("roll needs \(dice.count) value\(dice.count == 1 ? "" : "s") for \(dice), got \(values.count)")
                 }
                 if let bad = values.first(where: { !dice.dieValues.contains($0) }) {
                     throw GameError.refused("a \(dice.sides)-sided die cannot show \(bad)")
                 }
+            }
+        }) {
+            var roll: Roll
+            if flag != .ok {
+                roll = Roll(values: [], total: 0, flag: flag)
+            } else if let values {
                 roll = Roll(values: values, total: dice.total(of: values))
             } else {
                 let values = dice.roll { lua.random.integer(in: $0) }
@@ -38,15 +45,21 @@ extension Game {
 
     /// A named action from the rules' `actions` table, by `player` (default: current).
     public func act(_ name: String, by player: String? = nil, arguments: [LuaValue] = []) throws {
-        try transaction {
+        var function: LuaRef?
+        var seat = 0
+        // Which action, whose turn: read only, so an action refused here needs no rollback.
+        try transaction(check: {
             guard case .table(let actions) = lua.get(rulesTable, "actions"), case .function(let f) = lua.get(actions, .string(name)) else {
                 let known = rules.actions.isEmpty ? "this game has none" : "this game has: " + rules.actions.joined(separator: ", ")
                 throw GameError.refused("unknown action '\(name)' (\(known))")
             }
-            let seat = try self.seat(of: player)
+            function = f
+            seat = try self.seat(of: player)
             try checkStillIn(seat: seat, input: name)
             if player != nil { try checkTurn(seat: seat, input: name) }
-            try call(.function(f), [.table(g), try playerValue(seat)] + arguments)
+        }) {
+            guard let function else { return }
+            try call(.function(function), [.table(g), try playerValue(seat)] + arguments)
         }
     }
 
@@ -62,6 +75,7 @@ extension Game {
             let target = try clockTarget(after: milliseconds)
             if isOver || host.timers.first.map({ $0.due > target }) ?? true {
                 host.now = target
+                recordClockMove()
                 return
             }
         }

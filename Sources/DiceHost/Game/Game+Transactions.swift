@@ -5,13 +5,21 @@ import Lua
 /// Lua data and the host state when it fails.
 extension Game {
     /// Runs one input - its hooks, timers and turn passes - under one instruction budget,
-    /// with rollback of both the Lua data and the host state when it fails. The copy of
-    /// `g` taken when the input ends is the next input's rollback point; an input after
-    /// which that copy cannot be taken (the state grew past the memory cap) is refused.
-    func transaction(allowWhenOver: Bool = false, undoable: Bool = true, _ body: () throws -> Void) throws {
+    /// with rollback of both the Lua data and the host state when it fails. `check` runs
+    /// first and only reads (whose turn it is, the seat, the dice): an input it refuses
+    /// changes nothing, so it needs no rollback at all.
+    ///
+    /// With undo history, the copy of `g` taken when the input ends is the next input's
+    /// rollback point and its undo point; an input after which that copy cannot be taken
+    /// (the state grew past the memory cap) is refused. Without (a served room), no copy
+    /// is taken per input: a failed input goes back to the last copy and replays the
+    /// inputs since (Game+RollbackReplay).
+    func transaction(allowWhenOver: Bool = false, undoable: Bool = true, check: () throws -> Void = {},
+                     _ body: () throws -> Void) throws {
         if isOver && !allowWhenOver {
             throw GameError.refused("the game is over (\(outcomeText)); use restart to play again")
         }
+        try check()
         guard transactional, !inTransaction else {
             try withInputBudget {
                 try body()
@@ -19,6 +27,10 @@ extension Game {
             }
             return
         }
+        // The typed input `perform` is running is this transaction's, and no other's.
+        let recorded = recordingInput
+        recordingInput = nil
+        if !keepsUndoHistory { return try replayableTransaction(undoable: undoable, recording: recorded, body) }
         let saved = checkpoint()
         let before = try currentSnapshot()
         inTransaction = true
@@ -49,7 +61,8 @@ extension Game {
         do { return try lua.withBudget(.none, body) } catch let error as LuaError { throw GameError.script(error) }
     }
 
-    /// The rollback point of the next input: the copy taken when the last one ended.
+    /// The copy the next input rolls back to: with undo history, the one taken when the
+    /// last input ended; without, the last one taken (Game+RollbackReplay).
     func currentSnapshot() throws -> [LuaValue] {
         if let lastSnapshot { return lastSnapshot }
         let snapshot = try lua.withoutBudget { try takeSnapshot(after: false) }

@@ -58,7 +58,9 @@ public final class Game {
     }
     /// Snapshot before each input so a failing hook rolls back; simulations turn it off
     /// (a failing simulated game is abandoned, not repaired).
-    public var transactional = true
+    public var transactional = true {
+        didSet { if !transactional, rollbackBase != nil { lastSnapshot = nil } }
+    }
 
     var host = HostState()
     var eventLog = HostRecords<GameEvent>()
@@ -77,6 +79,8 @@ public final class Game {
     /// The look hook running and what it is ("view hook", "a view"), for the error a
     /// game-changing method it calls raises (Game+Looks).
     var lookingHook: (hook: String, role: String)?
+    /// The stand-ins of `g` and the player tables the last look used (Game+Looks).
+    var keptLookRoots: LookRoots?
 
     struct Hooks {
         var setup: LuaValue = .nil, turn: LuaValue = .nil, roll: LuaValue = .nil, bot: LuaValue = .nil, status: LuaValue = .nil
@@ -86,16 +90,30 @@ public final class Game {
         var viewIgnoresViewer = false
     }
     var restarts = 0
-    /// The copy of the tables under `g` taken when the last input ended: the next
-    /// input's rollback point (nil until one is needed, or after `g` was replaced).
-    var lastSnapshot: [LuaValue]?
+    /// The copy of the tables under `g` the next input rolls back to (nil until one is
+    /// needed, or after `g` was replaced): with undo history, taken when the last input
+    /// ended; without, taken now and then, with `rollbackBase` saying how to get from it
+    /// to the game as it is (Game+RollbackReplay).
+    var lastSnapshot: [LuaValue]? {
+        didSet { if lastSnapshot == nil { rollbackBase = nil } }
+    }
+    /// Without undo history: the host's state when `lastSnapshot` was taken and the
+    /// inputs since, to replay after a failed input.
+    var rollbackBase: RollbackBase?
+    /// How often inputs fail after rule code ran, in 1024ths (Game+RollbackReplay).
+    var rollbackRate = 0
+    /// The typed input `perform` is running: the transaction it begins records it.
+    var recordingInput: GameInput?
     var undoStack: [UndoPoint] = []
     /// Whether inputs can be undone (a copy of `g` kept for each of the last `undoDepth`).
-    /// A served room has no `undo` and turns it off: those copies were most of its memory.
-    public var keepsUndoHistory = true
-    /// Whether the copy of `g` taken when an input ends is kept as the next input's
-    /// rollback point (and what looks compare with). Off, the next input takes its copy
-    /// when it begins: the same one copy an input, none held between inputs. A server
+    /// A served room has no `undo` and turns it off: those copies were most of its memory,
+    /// and without them no input copies `g` (a failed one is replayed to, see
+    /// Game+RollbackReplay).
+    public var keepsUndoHistory = true {
+        didSet { if keepsUndoHistory, rollbackBase != nil { lastSnapshot = nil } }
+    }
+    /// Whether the copy of `g` an input rolls back to is kept between inputs. Off, each
+    /// input takes its copy when it begins and none is held between inputs. A server
     /// turns it off while a room is empty (6-15 KiB a room in Liar's Dice and Snap).
     /// Off, an input that grows the state past the memory cap is not refused when it ends
     /// (no copy is taken then): the next input is, when its copy cannot be taken.

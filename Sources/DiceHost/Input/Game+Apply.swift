@@ -19,6 +19,10 @@ extension Game {
 
     /// Runs `input` through the throwing entry points.
     public func perform(_ input: GameInput) throws {
+        // Kept by the transaction it begins, to be replayed if a later input fails.
+        let outermost = !inTransaction
+        if outermost { recordingInput = input }
+        defer { if outermost { recordingInput = nil } }
         let seat = input.seat
         switch input.kind {
         case .roll(.random): try roll(by: seat)

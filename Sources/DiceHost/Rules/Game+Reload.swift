@@ -21,6 +21,11 @@ extension Game {
 
     /// Reloads from the script's bytes as they are (a Latin-1 byte stays that byte).
     func reload(sourceBytes source: [UInt8]) throws {
+        // Without undo history, inputs since the rollback copy are replayed with the
+        // hooks of the day: a reload goes back to a copy of `g` as it is now (what a
+        // failing `migrate` puts back, the params' new defaults too).
+        if !keepsUndoHistory, rollbackBase?.steps.isEmpty == false { lastSnapshot = nil }
+        if !keepsUndoHistory, transactional { _ = try? currentSnapshot() }
         let saved = (rules, rulesTable, hooks)
         lua.forgetLoadedModules()
         // The declarations this load makes are only needed to find its rule table; the

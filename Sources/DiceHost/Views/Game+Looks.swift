@@ -15,9 +15,9 @@ extension Game {
         return try lua.look {
             let realG = g, realPlayers = playerTables, clockSeen = clockSeenByLua
             let shownNow = lua.get(realG, "now")
-            g = lua.readOnly(realG, as: "g")
-            // Named as reached from g; g.players[i] read by a hook gives the same stand-in.
-            playerTables = realPlayers.enumerated().map { index, p in lua.readOnly(p, as: "g.players[\(index + 1)]") }
+            let roots = lookRoots(g: realG, players: realPlayers)
+            g = roots.gStandIn
+            playerTables = roots.playerStandIns
             lua.setLookRole(hook: nil, role: nil)
             defer {
                 g = realG
@@ -29,6 +29,39 @@ extension Game {
             }
             return try body()
         }
+    }
+
+    /// The read-only stand-ins of `g` and the player tables a look swaps in, and the
+    /// tables they stand in for. Kept from one look to the next while `g` and the player
+    /// tables are the same (a stand-in reads its table as it is now, so an older one is as
+    /// good as a new one): making their references per look was a tenth of what a Liar's
+    /// Dice look cost over the copy-and-compare it replaced (bench/README).
+    struct LookRoots {
+        var g: LuaRef
+        var players: [LuaValue]
+        var gStandIn: LuaRef
+        var playerStandIns: [LuaValue]
+
+        /// Whether these stand in for `g` and `players` (the very references: a new one
+        /// for the same table only costs making them again).
+        func standIn(for g: LuaRef, _ players: [LuaValue]) -> Bool {
+            guard self.g === g, self.players.count == players.count else { return false }
+            for (kept, now) in zip(self.players, players) {
+                guard case .table(let a) = kept, case .table(let b) = now, a === b else { return false }
+            }
+            return true
+        }
+    }
+
+    /// The stand-ins for `g` and `players` in the look under way: the kept ones, or new.
+    private func lookRoots(g realG: LuaRef, players realPlayers: [LuaValue]) -> LookRoots {
+        if let kept = keptLookRoots, kept.standIn(for: realG, realPlayers) { return kept }
+        // Named as reached from g; g.players[i] read by a hook gives the same stand-in.
+        let made = LookRoots(
+            g: realG, players: realPlayers, gStandIn: lua.readOnly(realG, as: "g"),
+            playerStandIns: realPlayers.enumerated().map { index, p in lua.readOnly(p, as: "g.players[\(index + 1)]") })
+        keptLookRoots = made
+        return made
     }
 
     /// Runs one hook of a look under its name, for the error a write raises

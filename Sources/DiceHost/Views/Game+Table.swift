@@ -159,11 +159,15 @@ extension Game {
             // Newest first: the last lines said, and the dice shown since the last roll.
             var rolled = false
             for event in events[start...].reversed() {
-                guard let seen = event.seen(by: viewer) else { continue }
-                switch seen.kind {
-                case .say(let text) where said.count < Game.tableSaidLines: said.append(text)
-                case .roll, .hiddenRoll: rolled = true
-                case .reveal(let player, let roll) where !rolled && !shown.contains(where: { $0.player == player }):
+                // What `seen(by:)` gives this seat, told without making it (a copy of each
+                // event, for every seat after every input): the whole event when it is for
+                // everyone or for this seat; else a roll as a hidden roll, nothing of the rest.
+                let whole = event.audience.map { audience in viewer.map { audience.contains($0) } ?? false } ?? true
+                switch event.kind {
+                case .say(let text) where whole && said.count < Game.tableSaidLines: said.append(text)
+                case .roll: rolled = true
+                case .hiddenRoll where whole: rolled = true
+                case .reveal(let player, let roll) where whole && !rolled && !shown.contains(where: { $0.player == player }):
                     shown.append((player, roll.values))
                 default: break
                 }
