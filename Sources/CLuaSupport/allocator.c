@@ -174,7 +174,7 @@ static void *clua_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
             c->pending_stack = NULL;
             return NULL;
         }
-        if (c->memory_used - old + total > c->memory_limit + c->memory_held) {
+        if (c->memory_used - old + total > c->memory_limit) {
             if (!c->memory_refused) clua_note_location(c, NULL);
             c->memory_refused = 1;
             c->last_refusal_stack = 0;

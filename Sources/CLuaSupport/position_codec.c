@@ -796,10 +796,18 @@ static void codec_push_value(lua_State *L, codec_reader *r, int tables, int cons
 /// in place (their old fields cleared), every other table made anew in the order the
 /// Lua decoder made them, fields set in the key's order (so tables are laid out alike).
 static int codec_decode_key(lua_State *L) {
-    codec_reader r;
     size_t length;
-    r.at = luaL_checklstring(L, 1, &length);
-    r.end = r.at + length;
+    const char *key = luaL_checklstring(L, 1, &length);
+    return clua_decode_position(L, key, length);
+}
+
+/// The body of decode_key, for a key given as bytes (position_index.c's decode: the key
+/// stays in the index, arguments 2 to 4 as decode_key's). The bytes must not move while
+/// it runs.
+int clua_decode_position(lua_State *L, const char *key, size_t length) {
+    codec_reader r;
+    r.at = key;
+    r.end = key + length;
     luaL_checktype(L, 2, LUA_TTABLE);
     luaL_checktype(L, 3, LUA_TTABLE);
     luaL_checktype(L, 4, LUA_TTABLE);

@@ -52,7 +52,7 @@ static int clua_trampoline(lua_State *L) {
     int r = c->dispatch(L, function);
     c->enforce_memory = saved;
     if (r >= 0) {
-        if (saved && c->memory_used > c->memory_limit + c->memory_held) {
+        if (saved && c->memory_used > c->memory_limit) {
             /* An allocation under the cap lets Lua collect first and raise a true
                memory error if the host pushed the state past its cap. */
             lua_newuserdatauv(L, 64, 0);

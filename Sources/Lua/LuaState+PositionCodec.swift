@@ -17,4 +17,13 @@ extension LuaState {
         defer { clua_pop(L, 1) }
         return value(at: -1)
     }
+
+    /// `new_position_index()`: the numbering of an analysis's positions, its keys kept in
+    /// C outside Lua's heap (`position_index.c`): `{number, key, decode, count, bytes}`.
+    /// Call it from Lua (it allocates). Never give it to a script.
+    public func positionIndexFactory() -> LuaValue {
+        clua_push_position_index_factory(L)
+        defer { clua_pop(L, 1) }
+        return value(at: -1)
+    }
 }

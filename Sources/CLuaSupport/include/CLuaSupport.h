@@ -53,9 +53,6 @@ typedef struct clua_context {
     size_t memory_used;
     size_t memory_limit;
     size_t memory_peak;
-    /* bytes the host keeps in the state for itself (an analysis's positions,
-       host_memory.c): the cap applies to memory_used - memory_held */
-    size_t memory_held;
     int enforce_memory;      /* refuse growth past the cap (only while Lua code runs) */
     int memory_refused;      /* the allocator refused since the last call from the host */
     int stack_refused;       /* ... and it was a thread's stack past CLUA_MAX_STACK_SLOTS */
@@ -232,9 +229,12 @@ void clua_push_position_encoder_factory(lua_State *L);
 /// Pushes decode_key(key, g, players, const_list): a position back into g and the players.
 void clua_push_position_decoder(lua_State *L);
 
-/* host_memory.c: what the host keeps in a game's state, outside the script's cap */
-/// Pushes keep(t, k, v [, s]): a raw store whose growth (and string s) the host holds.
-void clua_push_keep_function(lua_State *L);
+/// decode_key's body for a key given as bytes (arguments 2-4: g, players, const_list).
+int clua_decode_position(lua_State *L, const char *key, size_t length);
+
+/* position_index.c: the positions an analysis numbers, kept outside Lua's heap */
+/// Pushes new_position_index() -> {number, key, decode, count, bytes} (see the file).
+void clua_push_position_index_factory(lua_State *L);
 
 /* snapshot.c: copies of the tables reachable from a root, and their restoration */
 /// Pushes snapshot(root [, copies, metatables, tables, metatabled]) -> copies,

@@ -11,8 +11,9 @@ import Lua
 /// position, the same keys byte for byte as the Lua codec it replaced); the numbering of
 /// positions and constants is Lua.
 ///
-/// The encodings (byte strings) live in the Lua state, which numbers them: Swift only
-/// sees state numbers. Decoding puts a position back into the live `g` and player
+/// The encodings (byte strings) are numbered in C, outside the Lua heap
+/// (`position_index.c`, so the collector never walks them): Swift only sees state
+/// numbers. Decoding puts a position back into the live `g` and player
 /// tables in place (the host holds those by identity) and makes every other table anew.
 ///
 /// What stands for things that are not data:
@@ -48,7 +49,7 @@ enum StateCodec {
 
     static func load(into lua: LuaState) throws -> Functions {
         let chunk = try lua.load(source, chunkName: chunkName)
-        let arguments: [LuaValue] = [lua.rawNext, lua.positionEncoderFactory(), lua.positionDecoder(), lua.keepFunction()]
+        let arguments: [LuaValue] = [lua.rawNext, lua.positionEncoderFactory(), lua.positionIndexFactory()]
         guard case .table(let exports)? = try lua.call(.function(chunk), arguments, budget: .some(nil)).first else {
             throw OddsError.internal("the odds codec did not load")
         }

@@ -1,8 +1,9 @@
-local raw_next, new_position_encoder, decode_key, keep = ...
--- new_position_encoder makes the walk below in C, decode_key its way back
+local raw_next, new_position_encoder, new_position_index = ...
+-- new_position_encoder makes the walk below in C, the index's decode its way back
 -- (position_codec.c); both see a table's true metatable (past __metatable).
--- keep(t, k, v, s) stores as rawset does, and what it stores is the host's memory, not
--- the script's: the game's memory cap holds for the script beside every position found.
+-- new_position_index numbers the keys (position_index.c): they are kept in C, outside
+-- the Lua heap, so the collector never walks them and the game's memory cap holds for
+-- the script alone beside every position found.
 
 local consts, const_list = {}, {}
 local function const_id(o)
@@ -39,7 +40,8 @@ local function configure(fixed_list, stand_ins, observed_function)
   build_key = new_position_encoder(fixed_list, fixed, fixed_count, stand_in_of, consts, const_list, fixed_changed)
 end
 
-local index, keys_by_id, count = {}, {}, 0
+local positions = new_position_index()
+local number_key, decode_number = positions.number, positions.decode
 
 -- A position is a string of tokens joined by "|": the number of tables, then per
 -- table (breadth first from g and the players) its metatable (0: none, c3: a fixed
@@ -110,22 +112,17 @@ end
 
 local function encode(g, players, timer_meta, drop_last_roll, host_key, terminal, ...)
   if drop_last_roll and observed() then error("restart: a hook looked into a player's last roll", 0) end
-  local key = key_of(g, players, timer_meta, drop_last_roll, host_key, terminal, ...)
-  local id = index[key]
-  if id then return id, false end
-  count = count + 1
-  keep(index, key, count, key)
-  keep(keys_by_id, count, key)
-  return count, true
+  return number_key(key_of(g, players, timer_meta, drop_last_roll, host_key, terminal, ...))
 end
 
 -- decode(number, g, players): the position back into g and the players, in place
--- (decode_key, position_codec.c): every other table made anew, metatables set raw.
+-- (the index's decode, position_codec.c's decoder reading the key where the index keeps
+-- it): every other table made anew, metatables set raw.
 local function decode(number, g, players)
-  decode_key(keys_by_id[number], g, players, const_list)
+  decode_number(number, g, players, const_list)
 end
 
-local function state_count() return count end
+local state_count = positions.count
 
 return {encode = encode, decode = decode, state_count = state_count, configure = configure,
         key_of = key_of, remember_statistics = remember_statistics, forget_statistics = forget_statistics}

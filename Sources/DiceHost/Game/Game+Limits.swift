@@ -156,16 +156,15 @@ extension Game {
     /// hold. Raised as a script error, so the input fails and is rolled back.
     func reserveHostMemory(_ bytes: Int, for function: String) throws {
         let limit = lua.limits.memoryBytes
-        var heap = lua.scriptMemoryUsed
+        var heap = lua.memoryUsed
         let events = eventLog.bytes, metrics = recordedMetrics.bytes
         guard heap + events + metrics + bytes > limit else { return }
         // Garbage counts in the heap until a collection runs, and the collector waits for
-        // the whole heap to double: under an analysis, whose positions the host keeps in the
-        // same heap, that let garbage alone pass the cap (Pig to 100 stopped at `g:record`
-        // after 220,000 positions). Collected first, as Lua's allocator does at the cap
-        // (scripts may not set __gc, so no script code runs here).
+        // the heap to double: garbage alone can pass the cap (Pig to 100's `solve` once
+        // stopped at `g:record` that way). Collected first, as Lua's allocator does at
+        // the cap (scripts may not set __gc, so no script code runs here).
         lua.collectGarbage()
-        heap = lua.scriptMemoryUsed
+        heap = lua.memoryUsed
         guard heap + events + metrics + bytes > limit else { return }
         throw LuaCall.Failure.message("\(function): the game's memory limit of \(Self.mebibytes(limit, whole: true)) is reached "
                                       + "(Lua heap \(Self.mebibytes(heap)), event log \(Self.mebibytes(events)), metrics \(Self.mebibytes(metrics)))")
