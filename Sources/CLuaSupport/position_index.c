@@ -73,7 +73,8 @@ static int index_grow_slots(position_index *ix) {
 
 /// Room for one more number (start and hash) and `length` more bytes.
 static int index_reserve(position_index *ix, size_t length) {
-    if (ix->count + 2 > ix->numbers_capacity) {
+    /* The new key n = count + 1 writes hash[n] and start[n + 1] = start[count + 2]. */
+    if (ix->count + 3 > ix->numbers_capacity) {
         size_t capacity = ix->numbers_capacity ? ix->numbers_capacity * 2 : 1024;
         uint64_t *start = realloc(ix->start, capacity * sizeof(uint64_t));
         if (start == NULL) return 0;
