@@ -24,7 +24,7 @@ PROCESS_TESTS = KillNineTests|StopOnSignalTests|OpenFilesLimitTests
 SWT_SWIFT_ERROR_BACKTRACING_ENABLED ?= 0
 export SWT_SWIFT_ERROR_BACKTRACING_ENABLED
 
-.PHONY: deps build server play test test-rules-fuzz test-chaos-short test-lua-conformance check-lua test-browser loadtest loadtest-abuse loadtest-rss loadtest-store loadtest-chaos serve bench bench-idle-rooms bench-solve bench-analysis bench-secrets bench-instructions bench-ws-floor clean fuzz fuzz-build fuzz-smoke fuzz-crashes example test-example
+.PHONY: deps build server play test test-rules-fuzz test-chaos-short test-memcheck test-lua-conformance check-lua test-browser loadtest loadtest-abuse loadtest-rss loadtest-store loadtest-chaos serve bench bench-idle-rooms bench-solve bench-analysis bench-secrets bench-instructions bench-ws-floor clean fuzz fuzz-build fuzz-smoke fuzz-crashes example test-example
 
 deps:
 	@bash scripts/ensure-deps.sh
@@ -107,6 +107,11 @@ test-report: build
 # an acknowledged input is missing, or a room cannot finish. About 45 s.
 test-chaos-short: build server
 	CHAOS_ROOMS=10 CHAOS_SECONDS=22 CHAOS_KILL_EVERY=10 CHAOS_END_SECONDS=25 DICEHOST=.build/debug/dicehost bash loadtest/chaos.sh
+
+# Not in `make test`: analyses and a short game under valgrind's memcheck (the C helpers'
+# out-of-bounds writes and uninitialised reads); needs valgrind, a few minutes.
+test-memcheck: build
+	bash scripts/memcheck.sh
 
 # Not in `make test`: Lua 5.4.4's own test suite, piece by piece, in plain lua5.4 and in
 # the sandbox, each difference classified (tests/lua-testes/README.md). Needs the suite's
