@@ -792,18 +792,11 @@ static void codec_push_value(lua_State *L, codec_reader *r, int tables, int cons
     }
 }
 
-/// decode_key(key, g, players, const_list): the position back into g and the players,
-/// in place (their old fields cleared), every other table made anew in the order the
-/// Lua decoder made them, fields set in the key's order (so tables are laid out alike).
-static int codec_decode_key(lua_State *L) {
-    size_t length;
-    const char *key = luaL_checklstring(L, 1, &length);
-    return clua_decode_position(L, key, length);
-}
-
-/// The body of decode_key, for a key given as bytes (position_index.c's decode: the key
-/// stays in the index, arguments 2 to 4 as decode_key's). The bytes must not move while
-/// it runs.
+/// The position `key` back into g and the players (Lua arguments 2-4: g, players,
+/// const_list), in place (their old fields cleared), every other table made anew in the
+/// order the Lua decoder made them, fields set in the key's order (so tables are laid out
+/// alike). position_index.c's decode calls it with a key where the index keeps it: the
+/// bytes must not move while it runs.
 int clua_decode_position(lua_State *L, const char *key, size_t length) {
     codec_reader r;
     r.at = key;
@@ -868,8 +861,4 @@ int clua_decode_position(lua_State *L, const char *key, size_t length) {
         }
     }
     return 0;  /* the host's part follows: the host keeps its own copy */
-}
-
-void clua_push_position_decoder(lua_State *L) {
-    lua_pushcfunction(L, codec_decode_key);
 }

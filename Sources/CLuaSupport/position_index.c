@@ -147,7 +147,8 @@ static int index_key_of(lua_State *L) {
     return 1;
 }
 
-/// decode(n, g, players, const_list): decode_key of the key numbered n, read in place.
+/// decode(n, g, players, const_list): the position numbered n back into g and the
+/// players (clua_decode_position), its key read where the index keeps it.
 static int index_decode(lua_State *L) {
     position_index *ix = index_check(L);
     size_t length;

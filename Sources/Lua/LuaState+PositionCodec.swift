@@ -10,14 +10,6 @@ extension LuaState {
         return value(at: -1)
     }
 
-    /// `decode_key(key, g, players, const_list)`: exact odds' position decoder in C
-    /// (`position_codec.c`). Never give it to a script.
-    public func positionDecoder() -> LuaValue {
-        clua_push_position_decoder(L)
-        defer { clua_pop(L, 1) }
-        return value(at: -1)
-    }
-
     /// `new_position_index()`: the numbering of an analysis's positions, its keys kept in
     /// C outside Lua's heap (`position_index.c`): `{number, key, decode, count, bytes}`.
     /// Call it from Lua (it allocates). Never give it to a script.

@@ -6,7 +6,7 @@ import Testing
 /// kept in Fixtures/position-codec-reference.lua: on thousands of random positions
 /// (mixed keys, shared tables, metatables, timers, last rolls, now and then a fault)
 /// both give the same key byte for byte, or the same error word for word; and what the C
-/// decoder puts back encodes the same again.
+/// decoder puts back (from a position index, as an analysis decodes) encodes the same again.
 @Suite struct PositionCodecReferenceTests {
     @Test func theCEncoderMatchesTheLuaOneByteForByte() throws {
         let lua = try LuaState(limits: LuaLimits(memoryBytes: 256 << 20, instructionBudget: nil))
@@ -15,7 +15,7 @@ import Testing
         let chunk = try lua.load(source, chunkName: "position-codec-reference")
         let raw = lua.rawMetatableFunctions()
         guard case .function(let compare)? = try lua.call(.function(chunk), [lua.rawNext, raw.get, raw.set, lua.get(lua.globals, "rawget"),
-                                                                             lua.positionEncoderFactory(), lua.positionDecoder()],
+                                                                             lua.positionEncoderFactory(), lua.positionIndexFactory()],
                                                           budget: .some(nil)).first else {
             Issue.record("the reference did not load")
             return

@@ -226,10 +226,8 @@ void clua_push_raw_metatable_functions(lua_State *L);
 /// Pushes new_position_encoder(fixed_list, fixed, fixed_count, stand_in_of, consts,
 /// const_list, fixed_changed) -> build_key (see dicehost-odds.lua).
 void clua_push_position_encoder_factory(lua_State *L);
-/// Pushes decode_key(key, g, players, const_list): a position back into g and the players.
-void clua_push_position_decoder(lua_State *L);
-
-/// decode_key's body for a key given as bytes (arguments 2-4: g, players, const_list).
+/// Puts the position `key` (length bytes, not moved meanwhile) back into g and the players,
+/// Lua arguments 2-4 (g, players, const_list); position_index.c's decode calls it.
 int clua_decode_position(lua_State *L, const char *key, size_t length);
 
 /* position_index.c: the positions an analysis numbers, kept outside Lua's heap */

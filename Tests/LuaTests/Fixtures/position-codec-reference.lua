@@ -1,7 +1,10 @@
 -- The Lua position encoder that position_codec.c replaced (dicehost-odds.lua before
 -- issue 26 item 8), kept as the reference the C encoder must match byte for byte, and
 -- random positions to compare the two on (PositionCodecReferenceTests.swift).
-local raw_next, getmetatable, setmetatable, rawget, new_position_encoder, decode_key = ...
+local raw_next, getmetatable, setmetatable, rawget, new_position_encoder, new_position_index = ...
+-- The C decoder as an analysis uses it: the key numbered in a position index, decoded from there.
+local positions = new_position_index()
+local function decode_key(key, g, players, list) positions.decode(positions.number(key), g, players, list) end
 local pack, concat, sort, type, mtype, select = string.pack, table.concat, table.sort, type, math.type, select
 local consts, const_list = {}, {}
 local function const_id(o)
