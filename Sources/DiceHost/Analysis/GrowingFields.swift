@@ -109,7 +109,7 @@ extension StateExplorer {
             }
         }
         let lateFrom = sample.count - sample.count / 5
-        var fields = order.compactMap { path -> GrowingFields.Field? in
+        let fields = order.compactMap { path -> GrowingFields.Field? in
             guard let seen = firstSeen[path], seen.count > 1 else { return nil }
             return GrowingFields.Field(path: path, name: names[path] ?? path, values: seen.count,
                                        late: sample.count >= 5 ? seen.values.filter { $0 >= lateFrom }.count : 0)

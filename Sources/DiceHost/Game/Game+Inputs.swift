@@ -24,11 +24,7 @@ extension Game {
     /// (nil: checked here, and handed back for the next outcome).
     func roll(values: [Int]?, flag: Roll.Flag = .ok, by player: String? = nil, checked: inout CheckedRoll?) throws {
         if let known = checked, let values, flag == .ok, player == nil {
-            try transaction {
-                host.rolls += 1
-                host.device.awaitingRoll = false
-                try deliver(Roll(values: values, total: known.dice.total(of: values)), seat: known.seat)
-            }
+            try transaction { try deliver(Roll(values: values, total: known.dice.total(of: values)), seat: known.seat) }
             return
         }
         var seat = 0
@@ -59,19 +55,24 @@ extension Game {
                 let values = dice.roll { lua.random.integer(in: $0) }
                 roll = Roll(values: values, total: dice.total(of: values))
             }
-            host.rolls += 1
-            host.device.awaitingRoll = !roll.ok // the die rolls again after a flagged roll (see Game+Device)
             try deliver(roll, seat: seat)
         }
     }
 
-    /// A checked roll reaches the log and the rules' roll hook.
+    /// A checked roll is counted, reaches the log and the rules' roll hook.
     private func deliver(_ roll: Roll, seat: Int) throws {
-        log(.roll(player: playerNames[seat - 1], roll: roll), to: rules.secretRolls ? [playerNames[seat - 1]] : nil)
+        host.device.awaitingRoll = !roll.ok // the die rolls again after a flagged roll (see Game+Device)
+        countAndLog(roll, seat: seat)
         var arguments: [LuaValue] = [hooks.roll, .table(g), try playerValue(seat), .integer(Int64(roll.total)), .string(roll.flag.rawValue)]
         arguments.reserveCapacity(5 + roll.values.count)
         for value in roll.values { arguments.append(.integer(Int64(value))) }
         try call(api.rollInput, arguments)
+    }
+
+    /// One more roll in the host's count, and its event (to its roller only when rolls are secret).
+    func countAndLog(_ roll: Roll, seat: Int) {
+        host.rolls += 1
+        log(.roll(player: playerNames[seat - 1], roll: roll), to: rules.secretRolls ? [playerNames[seat - 1]] : nil)
     }
 
     /// A named action from the rules' `actions` table, by `player` (default: current).

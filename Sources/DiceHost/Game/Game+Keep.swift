@@ -70,8 +70,7 @@ extension Game {
 
     /// A checked keep reaches the log and the rules' roll hook, with `r.kept`.
     private func deliverKept(_ roll: Roll, positions: [Int], seat: Int) throws {
-        host.rolls += 1
-        log(.roll(player: playerNames[seat - 1], roll: roll), to: rules.secretRolls ? [playerNames[seat - 1]] : nil)
+        countAndLog(roll, seat: seat)
         let keptTable = lua.makeTable(array: positions.sorted().map { .integer(Int64($0)) })
         var arguments: [LuaValue] = [hooks.roll, .table(g), try playerValue(seat), .integer(Int64(roll.total)), .string("ok"), .table(keptTable)]
         for value in roll.values { arguments.append(.integer(Int64(value))) }
