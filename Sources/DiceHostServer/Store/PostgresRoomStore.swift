@@ -16,13 +16,13 @@ final class PostgresRoomStore: SharedRoomStore, @unchecked Sendable {
     /// This process, in the lease rows it holds and the inputs it writes.
     let owner: String
     let leaseSeconds: Double
-    private let client: PostgresClient
+    let client: PostgresClient
     private let runner: Task<Void, Never>
-    private let logger = Logger(label: "dicehost-store", factory: { _ in SwiftLogNoOpLogHandler() })
+    let logger = Logger(label: "dicehost-store", factory: { _ in SwiftLogNoOpLogHandler() })
     // A lock, not an actor: read and written around the store's queries, never across one.
-    private let lock = NSLock()
+    let lock = NSLock()
     /// The rooms whose lease this process holds, and the epoch of each.
-    private var epochs: [String: Int64] = [:]
+    var epochs: [String: Int64] = [:]
 
     private init(address: PostgresAddress, leaseSeconds: Double) {
         self.address = address
@@ -267,158 +267,6 @@ final class PostgresRoomStore: SharedRoomStore, @unchecked Sendable {
             // Let go, keeping the row: epochs only ever grow for an id.
             try await connection.query("UPDATE room_leases SET expires_at = '-infinity' WHERE room = \(room) AND owner = \(owner)", logger: logger)
         }
-    }
-
-    // MARK: Leases
-
-    func takeOver(room id: String) async throws -> Takeover {
-        let owner = self.owner, logger = self.logger, leaseSeconds = self.leaseSeconds
-        do {
-            let client = self.client
-            let (outcome, epoch) = try await StoreDeadline.run(seconds: Self.writeDeadlineSeconds, "the room store \(address)") {
-                try await client.withTransaction(logger: logger) { connection -> (Takeover, Int64?) in
-                    var state: (finished: Int64?, reason: String?)?
-                    for try await (finished, reason) in try await connection.query(
-                        "SELECT finished, closed_reason FROM rooms WHERE id = \(id)", logger: logger).decode((Int64?, String?).self) {
-                        state = (finished, reason)
-                    }
-                    guard let state else { return (.notStored, nil) }
-                    if state.finished != nil { return (.finished(reason: state.reason), nil) }
-                    // Free, lapsed, or already this process's (a room it closed here): a new epoch.
-                    var epoch: Int64?
-                    for try await value in try await connection.query("""
-                        INSERT INTO room_leases (room, owner, epoch, expires_at) VALUES (\(id), \(owner), 1, now() + make_interval(secs => \(leaseSeconds)))
-                        ON CONFLICT (room) DO UPDATE SET owner = EXCLUDED.owner, epoch = room_leases.epoch + 1, expires_at = EXCLUDED.expires_at
-                        WHERE room_leases.expires_at < now() OR room_leases.owner = EXCLUDED.owner
-                        RETURNING epoch
-                        """, logger: logger).decode(Int64.self) { epoch = value }
-                    guard let epoch else {
-                        var left = 0.0
-                        for try await seconds in try await connection.query(
-                            "SELECT EXTRACT(EPOCH FROM expires_at - now())::float8 FROM room_leases WHERE room = \(id)", logger: logger).decode(Double.self) {
-                            left = max(0, seconds)
-                        }
-                        return (.ownedElsewhere(seconds: left), nil)
-                    }
-                    // Read after the lease is ours: a write of the old owner that held the row's
-                    // lock has committed before this, any later one is refused by its epoch.
-                    guard let room = try await self.read(room: id, on: connection) else { return (.notStored, nil) }
-                    return (.taken(room), epoch)
-                }
-            }
-            if let epoch { lock.withLock { epochs[id] = epoch } }
-            return outcome
-        } catch {
-            if let error = error as? StoreError { throw error }
-            throw StoreError("the room store \(address) could not take room \(id) over: \(Self.explain(error, password: address.password))")
-        }
-    }
-
-    func renewLeases() async throws -> [String] {
-        let held = lock.withLock { epochs }
-        guard !held.isEmpty else { return [] }
-        var renewed: [String: Int64] = [:]
-        do {
-            // One statement for every room; the rows locked in one order (no deadlock with a commit).
-            let rows = try await client.query("""
-                UPDATE room_leases SET expires_at = now() + make_interval(secs => \(leaseSeconds))
-                WHERE room IN (SELECT room FROM room_leases WHERE owner = \(owner) ORDER BY room FOR UPDATE) AND owner = \(owner)
-                RETURNING room, epoch
-                """, logger: logger)
-            for try await (room, epoch) in rows.decode((String, Int64).self) { renewed[room] = epoch }
-        } catch {
-            throw StoreError("the room store \(address) could not renew this process's leases: \(Self.explain(error, password: address.password))")
-        }
-        let lost = held.filter { renewed[$0.key] != $0.value }.map(\.key).sorted()
-        lock.withLock {
-            for room in lost where epochs[room] == held[room] { epochs[room] = nil }
-        }
-        return lost
-    }
-
-    /// The rooms whose lease this process holds, and their epochs (for tests and the operator).
-    var heldLeases: [String: Int64] { lock.withLock { epochs } }
-
-    // MARK: Reading
-
-    func listRooms(limit: Int) async throws -> [StoredRoomSummary] {
-        let client = self.client, logger = self.logger
-        do {
-            return try await StoreDeadline.run(seconds: Self.writeDeadlineSeconds, "the room store \(address)") {
-                var rooms: [StoredRoomSummary] = []
-                let rows = try await client.query("""
-                    SELECT r.id, r.rules, r.seats, r.header IS NOT NULL, ARRAY(SELECT s.name FROM seats s WHERE s.room = r.id ORDER BY s.seat)
-                    FROM rooms r WHERE r.finished IS NULL ORDER BY r.id LIMIT \(Int64(max(0, limit)))
-                    """, logger: logger)
-                for try await (id, rules, seats, started, players) in rows.decode((String, String, Int64, Bool, [String]).self) {
-                    guard let seatCount = Int(exactly: seats) else { continue }
-                    rooms.append(StoredRoomSummary(id: id, rulesFile: rules, seatCount: seatCount, players: players, started: started))
-                }
-                return rooms
-            }
-        } catch {
-            throw StoreError("the room store \(address) cannot list its rooms: \(Self.explain(error, password: address.password))")
-        }
-    }
-
-    func unfinishedRooms() async throws -> [StoredRoom] {
-        let logger = self.logger
-        do {
-            return try await client.withConnection { connection in
-                var ids: [String] = []
-                for try await id in try await connection.query("SELECT id FROM rooms WHERE finished IS NULL ORDER BY created, id", logger: logger).decode(String.self) {
-                    ids.append(id)
-                }
-                var rooms: [StoredRoom] = []
-                for id in ids { if let room = try await self.read(room: id, on: connection) { rooms.append(room) } }
-                return rooms
-            }
-        } catch {
-            if let error = error as? StoreError { throw error }
-            throw StoreError(Self.explain(error, password: address.password))
-        }
-    }
-
-    /// Room `id` with its seats and inputs in order (nil: no such room).
-    private func read(room id: String, on connection: PostgresConnection) async throws -> StoredRoom? {
-        var room: StoredRoom?
-        let rows = try await connection.query(
-            "SELECT rules, rules_sha256, params, seed, seats, device_rolls, created, header, turn_seconds, abandoned FROM rooms WHERE id = \(id)", logger: logger)
-        for try await (rules, sha, params, seed, seats, deviceRolls, created, header, turnSeconds, abandoned)
-            in rows.decode((String, String, String, String, Int64, Bool, Int64, String?, Int64?, Bool).self) {
-            guard let params = StoreSchema.params(from: params) else { throw StoreError("\(location): room \(id) has bad params") }
-            guard let seed = UInt64(seed) else { throw StoreError("\(location): room \(id) has a bad seed") }
-            guard let seatCount = Int(exactly: seats), seatCount > 0 else { throw StoreError("\(location): room \(id) has a bad seat count") }
-            room = StoredRoom(id: id, rulesFile: rules, rulesSHA256: sha, params: params, seed: seed, seatCount: seatCount,
-                              deviceRolls: deviceRolls, created: created, header: header)
-            if let turnSeconds {
-                guard let seconds = Int(exactly: turnSeconds).flatMap(StoreSchema.turnSeconds) else {
-                    throw StoreError("\(location): room \(id) has a bad turn_seconds")
-                }
-                room?.turnSeconds = seconds
-            }
-            room?.abandoned = abandoned
-        }
-        guard var room else { return nil }
-        for try await (name, token, lastSeq, left, ready) in try await connection.query(
-            "SELECT name, token_sha256, last_seq, has_left, ready FROM seats WHERE room = \(id) ORDER BY seat", logger: logger)
-            .decode((String, String, Int64, Bool, Bool).self) {
-            room.seats.append(StoredSeat(name: name, tokenSHA256: token, lastSeq: lastSeq, left: left, ready: ready))
-        }
-        for try await (n, line, time, events, kind) in try await connection.query(
-            "SELECT n, input, t, events, kind FROM inputs WHERE room = \(id) ORDER BY n", logger: logger).decode((Int64, String, Int64, String, String).self) {
-            guard let kind = StoredInput.Kind(rawValue: kind) else { throw StoreError("\(location): room \(id) input \(n) has an unknown kind \(kind)") }
-            room.inputs.append(StoredInput(n: n, line: line, time: time, events: events, kind: kind))
-        }
-        return room
-    }
-
-    func closedReason(room: String) async throws -> String? {
-        for try await reason in try await client.query(
-            "SELECT closed_reason FROM rooms WHERE id = \(room) AND finished IS NOT NULL", logger: logger).decode(String?.self) {
-            return reason
-        }
-        return nil
     }
 
     /// Lets go of this process's leases (a restart's rooms are free at once, not after
