@@ -11,7 +11,7 @@ GAMES=${GAMES:-zombie,knucklebones,perudo,yacht-sets}
 timed() {
   echo "\$ dicehost $*"
   /usr/bin/time -f "  %e s wall, %U s user, %M KiB peak" "$BIN" "$@" 2>&1 \
-    | grep -E "positions|within|exact fractions|wins|expected rolls| s wall|not analysable|stopped|error" | head -12
+    | grep -E "positions|within|exact fractions|wins|expected rolls| s wall|not analysable|stopped|error|unordered_dice" | head -12
 }
 echo "load: $(uptime)"
 for game in ${GAMES//,/ }; do

@@ -32,6 +32,8 @@ CASES = [
     ("liars-dice-openspiel odds", ["odds", "examples/rules/liars-dice-openspiel.lua"]),
     ("yacht-turn odds", ["odds", "bench/games/yacht-turn.lua"]),
     ("yacht-turn solve", ["solve", "bench/games/yacht-turn.lua"]),
+    ("yacht-turn-sets odds", ["odds", "bench/games/yacht-turn-sets.lua"]),
+    ("yacht-turn-sets solve", ["solve", "bench/games/yacht-turn-sets.lua"]),
     ("zombie odds (target 1)", ["odds", "bench/games/zombie.lua", "--set", "target=1"]),
     ("zombie solve (target 1)", ["solve", "bench/games/zombie.lua", "--set", "target=1"]),
     ("perudo odds (1 die)", ["odds", "bench/games/perudo.lua", "--set", "start_dice=1"]),
@@ -41,7 +43,9 @@ CASES = [
 
 # Figures of the run, not of the game.
 VOLATILE = {"explore_seconds", "solve_seconds", "lua_memory_peak", "process_memory_peak",
-            "exploreSeconds", "solveSeconds", "luaMemoryPeak", "processMemoryPeak", "seconds"}
+            "exploreSeconds", "solveSeconds", "luaMemoryPeak", "processMemoryPeak", "seconds",
+            # how many keep outcomes were shared instead of played (solve under unordered_dice)
+            "sharedKeptRolls"}
 
 
 def strip(value):

@@ -214,6 +214,7 @@ enum SolveReport {
         }
         lines.append("\(r.states) positions, \(r.decisions) where a player decides, \(r.moves) legal moves")
         if let note = statisticsNote(r.forgotStatistics) { lines.append(note) }
+        if let note = keptRollsNote(shared: r.sharedKeptRolls, unshared: r.everyKeepPlayedBecause) { lines.append(note) }
         lines.append(String(format: "value iteration: %d sweeps, largest change in the last %.1e (tolerance %.1e)%@",
                             r.sweeps, r.residual, r.tolerance, r.converged ? "" : " — NOT converged: raise the sweeps or loosen --tolerance"))
         lines.append(String(format: "explored in %.2f s, solved in %.2f s; memory: Lua heap %.1f MiB, process %.1f MiB",
@@ -233,6 +234,14 @@ enum SolveReport {
         return lines.joined(separator: "\n")
     }
 
+    /// The line that says how keeps ending with the same values were played (unordered_dice).
+    static func keptRollsNote(shared: Int, unshared: String?) -> String? {
+        if let unshared { return "unordered_dice: \(unshared)" }
+        guard shared > 0 else { return nil }
+        return "unordered_dice: keeps ending with the same values shared one play (\(shared) outcomes not played again; "
+            + "each keep's first outcome checked)"
+    }
+
     /// The line that says which `rules.statistics` fields positions left out.
     static func statisticsNote(_ fields: [String]) -> String? {
         guard !fields.isEmpty else { return nil }
@@ -246,11 +255,12 @@ enum SolveReport {
             "wins": Dictionary(uniqueKeysWithValues: zip(r.players, r.wins)), "winsBySeat": r.wins,
             "draw": r.draw, "loss": r.loss, "neverEnds": r.neverEnds, "everyoneSeesEverything": r.everyoneSeesEverything, "states": r.states, "decisions": r.decisions, "moves": r.moves,
             "sweeps": r.sweeps, "residual": r.residual, "tolerance": r.tolerance, "converged": r.converged,
-            "droppedLastRoll": r.droppedLastRoll, "forgotStatistics": r.forgotStatistics, "exploreSeconds": r.exploreSeconds, "solveSeconds": r.solveSeconds,
+            "droppedLastRoll": r.droppedLastRoll, "forgotStatistics": r.forgotStatistics, "sharedKeptRolls": r.sharedKeptRolls, "exploreSeconds": r.exploreSeconds, "solveSeconds": r.solveSeconds,
             "luaMemoryPeak": r.luaMemoryPeak, "processMemoryPeak": r.processMemoryPeak,
             "moveCounts": Dictionary(uniqueKeysWithValues: r.moveCounts.map { ($0.0, $0.1) }),
         ]
         if let first = r.firstMove { object["firstMove"] = first }
+        if let unshared = r.everyKeepPlayedBecause { object["everyKeepPlayedBecause"] = unshared }
         if let e = r.explanation { object["explain"] = explainObject(e) }
         return JSONText.compact(object)
     }

@@ -40,6 +40,9 @@ public enum BestPlay {
         public var open = false
         /// When and how an equilibrium with secrets stops.
         public var equilibrium = Equilibrium.Options()
+        /// Keeps of a position that end with the same values share one play under
+        /// `unordered_dice` (`KeptRollTargets`); off: every keep played (tests compare both).
+        var sharesKeptRolls = true
         public init() {}
     }
 
@@ -91,6 +94,11 @@ public enum BestPlay {
         /// The `rules.statistics` fields left out of positions (each holds its starting
         /// value there; the promise was checked on sampled games).
         public var forgotStatistics: [String] = []
+        /// Keep outcomes (under `unordered_dice`) that took the position another keep of
+        /// theirs reached with the same values instead of being played.
+        public var sharedKeptRolls = 0
+        /// Why every keep was played after all: two keeps ending alike led apart.
+        public var everyKeepPlayedBecause: String?
     }
 
     /// How many games from the start check a `rules.statistics` declaration (each up to
@@ -122,7 +130,10 @@ public enum BestPlay {
                         observes: (Game) -> Bool = { _ in false }, progress: ((String) -> Void)?) throws -> (MoveExplorer, Bool) {
         let limits = LuaLimits(memoryBytes: options.memoryBytes, instructionBudget: LuaLimits.default.instructionBudget)
         var found: (MoveExplorer, Bool)?
-        for keepLastRoll in [false, true] {
+        // Started again with last rolls kept when a hook reads one, and with every keep
+        // played when two keeps ending with the same values led apart (`KeptRollTargets`).
+        var keepLastRoll = false, sharesKeptRolls = options.sharesKeptRolls, unshared: String?
+        for _ in 0..<4 {
             let watch = OddsWatch()
             let game = try Game(rulesFile: rulesFile, players: options.players, seed: 0, params: options.params, limits: limits,
                                 beforeRules: { try watch.install(into: $0) })
@@ -132,13 +143,19 @@ public enum BestPlay {
             let explorer = try MoveExplorer(states: states, game: game)
             explorer.askBot = askBot
             explorer.toleratesDrawingBot = toleratesDrawingBot
+            explorer.sharesKeptRolls = sharesKeptRolls
+            explorer.everyKeepPlayedBecause = unshared
             if observes(game) { explorer.observations = Observations(seats: game.playerNames.count) }
             do {
                 _ = try explorer.explore(progress: progress)
                 found = (explorer, keepLastRoll)
                 break
             } catch is LastRollObserved where !keepLastRoll {
-                continue
+                keepLastRoll = true
+            } catch let differ as KeptRollsDiffer where sharesKeptRolls {
+                progress?("started again: \(differ)")
+                sharesKeptRolls = false
+                unshared = differ.description
             }
         }
         guard let found else { throw OddsError.internal("a hook looked into a last roll that positions hold") }
@@ -186,7 +203,8 @@ public enum BestPlay {
                       droppedLastRoll: !keptLastRoll,
                       exploreSeconds: Double(explored - started) / 1e9, solveSeconds: Double(solved - explored) / 1e9,
                       luaMemoryPeak: game.lua.memoryPeak, processMemoryPeak: Odds.maxResidentBytes(), policyModule: module,
-                      explanation: explanation, forgotStatistics: explorer.states.graph.forgotStatistics)
+                      explanation: explanation, forgotStatistics: explorer.states.graph.forgotStatistics,
+                      sharedKeptRolls: explorer.sharedKeptRolls, everyKeepPlayedBecause: explorer.everyKeepPlayedBecause)
     }
 }
 

@@ -13,6 +13,13 @@ final class MoveExplorer {
     /// the bot asked no more) instead of making the game not analysable.
     var toleratesDrawingBot = false
     private(set) var botDrawsRandom = false
+    /// Whether, under `unordered_dice`, keeps of a position that end with the same set of
+    /// values share one play (`KeptRollTargets`; off again after `KeptRollsDiffer`).
+    var sharesKeptRolls = false
+    /// Keep outcomes taken from another keep of their position instead of played.
+    private(set) var sharedKeptRolls = 0
+    /// Why every keep was played after all (`KeptRollsDiffer`'s text), when sharing was tried.
+    var everyKeepPlayedBecause: String?
     /// What each seat is shown, kept for best play with secrets (nil: not kept).
     var observations: Observations?
     /// The declared actions with each argument list to try (nil: listed per position).
@@ -166,12 +173,15 @@ final class MoveExplorer {
             // With unordered dice, keeping equal values at other places is the same move:
             // each set of kept values is tried once (the first subset that keeps it).
             var keptSets: Set<[Int]> = []
+            let sharing = sharesKeptRolls && game.rules.unorderedDice && last.count == dice.count && observations == nil
+                ? KeptRollTargets(last: last, checksMore: index % StateExplorer.repeatEvery == 0) : nil
+            defer { sharedKeptRolls += sharing?.shared ?? 0 }
             for subset in 0..<(1 << dice.count) {
                 let positions = (1...dice.count).filter { subset & (1 << ($0 - 1)) != 0 }
                 if game.rules.unorderedDice && last.count == dice.count {
                     guard keptSets.insert(positions.map { last[$0 - 1] }.sorted()).inserted else { continue }
                 }
-                try addKeepMove(positions, dice: dice, index: index, name: name, reset: reset)
+                try addKeepMove(positions, dice: dice, index: index, name: name, reset: reset, sharing: sharing)
             }
         }
         // Every declared action with each declared choice (listed here when the choices
@@ -233,7 +243,7 @@ final class MoveExplorer {
     /// `roll keep ...` of `positions` as a move when the rules take it: a chance node over
     /// the dice not kept (a refusal makes it no move, or an error for a bot's own choice).
     func addKeepMove(_ positions: [Int], dice: DiceNotation, index: Int, name: String, reset: () throws -> Void,
-                     refusalIsAnError: Bool = false) throws {
+                     refusalIsAnError: Bool = false, sharing: KeptRollTargets? = nil) throws {
         let label = (["roll keep"] + positions.map(String.init)).joined(separator: " ")
         let answer = "{\"roll\", keep = {" + positions.map(String.init).joined(separator: ", ") + "}}"
         // Unordered dice: each set of values rolled again once, weighted by its orders.
@@ -241,7 +251,7 @@ final class MoveExplorer {
         var checked: Game.CheckedKeep?
         try addChanceMove(BestPlay.Move(label: label, action: nil, arguments: [], botAnswer: answer), outcomes: outcomes,
                           index: index, name: name, describe: { "\(name) \(label) = \($0)" }, reset: reset,
-                          refusalIsAnError: refusalIsAnError) { values in
+                          refusalIsAnError: refusalIsAnError, sharing: sharing.map { ($0, positions) }) { values in
             try game.withInputBudget { try game.roll(keeping: positions, rolled: values, checked: &checked) }
         }
     }
@@ -254,10 +264,13 @@ final class MoveExplorer {
 
     /// A move that is a chance node: `play` each outcome from the position (`reset` puts
     /// it back), an edge per target weighted out of the outcomes' total. Returns false, and
-    /// adds no move, when the rules refuse it (unless `refusalIsAnError`).
+    /// adds no move, when the rules refuse it (unless `refusalIsAnError`). A keep with
+    /// `sharing` takes where an outcome leads from another keep of the position that ended
+    /// with the same values, where it can (`KeptRollTargets`).
     @discardableResult
     func addChanceMove(_ move: BestPlay.Move, outcomes: RollOutcomes, index: Int, name: String, describe: (String) -> String,
-                       reset: () throws -> Void, refusalIsAnError: Bool = false, play: ([Int]) throws -> Void) throws -> Bool {
+                       reset: () throws -> Void, refusalIsAnError: Bool = false,
+                       sharing: (targets: KeptRollTargets, positions: [Int])? = nil, play: ([Int]) throws -> Void) throws -> Bool {
         // Outcomes that reach one position are one edge; with observations kept, only when
         // every seat was also shown the same on the way.
         struct Reached: Hashable { var target: Int32; var shown: UInt64 }
@@ -265,7 +278,20 @@ final class MoveExplorer {
         var reached: [(target: Int32, weight: Int, shown: [UInt64])] = []
         var shuffled: (values: [Int], target: Int32)?
         let decider = Int(graph.decider[index])
+        func add(_ key: Reached, weight: Int32, shown: [UInt64]) {
+            if let g = groups[key] {
+                reached[g].weight += Int(weight)
+            } else {
+                groups[key] = reached.count
+                reached.append((key.target, Int(weight), shown))
+            }
+        }
         for (i, values) in outcomes.values.enumerated() {
+            let final = sharing.map { $0.targets.finalValues(keeping: $0.positions, rolled: values) }
+            if let final, let t = sharing?.targets.target(of: final, outcome: i, of: outcomes.values.count) {
+                add(Reached(target: t, shown: 0), weight: outcomes.weights[i], shown: [])
+                continue
+            }
             try reset()
             clearEvents()
             do { try play(values) } catch {
@@ -275,13 +301,8 @@ final class MoveExplorer {
             try states.checkRandom("the roll hook (or a turn hook after it) for \(name)")
             let t = try current()
             let shown = observe(decider: decider, move: move.label)
-            let key = Reached(target: t, shown: shown.reduce(0, Fingerprint.combine))
-            if let g = groups[key] {
-                reached[g].weight += Int(outcomes.weights[i])
-            } else {
-                groups[key] = reached.count
-                reached.append((t, Int(outcomes.weights[i]), shown))
-            }
+            if let final, let sharing { try sharing.targets.note(final, reached: t, keep: move.label) }
+            add(Reached(target: t, shown: shown.reduce(0, Fingerprint.combine)), weight: outcomes.weights[i], shown: shown)
             if outcomes.unordered, shuffled == nil, Set(values).count > 1 { shuffled = (values, t) }
         }
         if index % StateExplorer.repeatEvery == 0, let (values, target) = shuffled {
