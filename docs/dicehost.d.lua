@@ -65,7 +65,7 @@ function Game:is_over() end
 ---@field name string
 ---@field players integer[]|integer
 ---@field dice string|false false: a game without dice (front ends draw no dice and no Roll button)
----@field unordered_dice boolean|nil true: the order of a roll's values never matters to the rules (e.g. they sort them); `odds` and `solve` follow each set of values once (252 for 5d6, not 7,776)
+---@field unordered_dice boolean|nil true: the order of a roll's values never matters to the rules (e.g. they sort them); `odds` and `solve` follow each set of values once (252 for 5d6, not 7,776), and `solve` plays once the keeps of a position that end with the same values (where a keep leads must not depend on `r.kept`)
 ---@field statistics string[]|nil fields of g.state and of each player kept only for statistics (a roll counter for g:record): `solve` keeps them out of positions (checked on sampled games), e.g. {"rolls"}
 ---@field keep_dice boolean|nil true: players keep dice of their last roll and roll the others (`roll keep 1 3`); `dicehost solve` tries keeping each subset
 ---@field turn_seconds integer|nil served games: seconds a move may take before the rules' bot plays it, 0 (no clock) or 10 to 3600; default 60

@@ -32,6 +32,13 @@ extension DiceHostCommand {
                 starting value; the promise is checked on 16 sampled games, and a script
                 whose play reads them is refused.
 
+                Under unordered_dice, keeps of a position that end with the same values
+                share one play: where a keep leads must depend on those values, not on
+                which dice were kept (r.kept may allow or refuse a keep as a whole). Each
+                keep's first outcome, and every outcome on one position in 32, is played and
+                checked; a difference starts the search again playing every keep (the
+                report says so). --every-keep plays every keep from the start.
+
                 The rules' bot is not asked. Exits 1 when the game is not analysable or reaches
                 a limit (--max-states, --max-memory, --max-roll-outcomes: the message names the
                 flag that raises it); Ctrl-C stops CFR+ and reports the strategy so far.
@@ -53,6 +60,9 @@ extension DiceHostCommand {
 
         @Flag(help: "A game with a view: solve it as if everyone saw everything (every cup open), not as a game with secrets.")
         var open = false
+
+        @Flag(help: "Under unordered_dice: play every outcome of every keep, instead of once per set of values a position's keeps end with.")
+        var everyKeep = false
 
         @Option(help: "A game with secrets: stop once the exploitability (in chances of winning, per seat) is at most this.")
         var exploitability = 1e-4
@@ -95,6 +105,7 @@ extension DiceHostCommand {
                 options.writesPolicy = policy != nil
                 options.explains = explain
                 options.open = open
+                options.sharesKeptRolls = !everyKeep
                 guard exploitability > 0, exploitability < 1 else {
                     throw GameOptions.UsageError(description: "--exploitability must be between 0 and 1 (e.g. 1e-4), got \(exploitability)")
                 }
@@ -239,7 +250,7 @@ enum SolveReport {
         if let unshared { return "unordered_dice: \(unshared)" }
         guard shared > 0 else { return nil }
         return "unordered_dice: keeps ending with the same values shared one play (\(shared) outcomes not played again; "
-            + "each keep's first outcome checked)"
+            + "each keep's first outcome, and every outcome on one position in \(BestPlay.keptRollCheckEvery), played and checked; --every-keep plays all)"
     }
 
     /// The line that says which `rules.statistics` fields positions left out.

@@ -41,8 +41,8 @@ public enum BestPlay {
         /// When and how an equilibrium with secrets stops.
         public var equilibrium = Equilibrium.Options()
         /// Keeps of a position that end with the same values share one play under
-        /// `unordered_dice` (`KeptRollTargets`); off: every keep played (tests compare both).
-        var sharesKeptRolls = true
+        /// `unordered_dice` (`KeptRollTargets`); off (`solve --every-keep`): every keep played.
+        public var sharesKeptRolls = true
         public init() {}
     }
 
@@ -104,6 +104,10 @@ public enum BestPlay {
     /// How many games from the start check a `rules.statistics` declaration (each up to
     /// 200 moves, a few moves per step made with and without the fields' values).
     public static var statisticsSampleGames: Int { MoveExplorer.statisticsWalks }
+
+    /// One position in this many plays every outcome of every keep, checking the keeps
+    /// shared under `unordered_dice` (`KeptRollTargets`).
+    public static var keptRollCheckEvery: Int { KeptRollTargets.checkEvery }
 
     /// What `solve` gives: best play where everyone sees everything, or an equilibrium
     /// over what each seat is shown in a game with a view.

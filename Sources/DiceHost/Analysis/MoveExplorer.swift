@@ -174,8 +174,7 @@ final class MoveExplorer {
             // each set of kept values is tried once (the first subset that keeps it).
             var keptSets: Set<[Int]> = []
             let sharing = sharesKeptRolls && game.rules.unorderedDice && last.count == dice.count && observations == nil
-                ? KeptRollTargets(last: last, checksMore: index % StateExplorer.repeatEvery == 0) : nil
-            defer { sharedKeptRolls += sharing?.shared ?? 0 }
+                ? KeptRollTargets(last: last, playsEverything: index % KeptRollTargets.checkEvery == 0) : nil
             for subset in 0..<(1 << dice.count) {
                 let positions = (1...dice.count).filter { subset & (1 << ($0 - 1)) != 0 }
                 if game.rules.unorderedDice && last.count == dice.count {
@@ -278,6 +277,9 @@ final class MoveExplorer {
         var reached: [(target: Int32, weight: Int, shown: [UInt64])] = []
         var shuffled: (values: [Int], target: Int32)?
         let decider = Int(graph.decider[index])
+        // Where the order is checked (below), the first outcome of mixed values is played.
+        let checksOrder = outcomes.unordered && index % StateExplorer.repeatEvery == 0
+        var shared = 0
         func add(_ key: Reached, weight: Int32, shown: [UInt64]) {
             if let g = groups[key] {
                 reached[g].weight += Int(weight)
@@ -288,13 +290,20 @@ final class MoveExplorer {
         }
         for (i, values) in outcomes.values.enumerated() {
             let final = sharing.map { $0.targets.finalValues(keeping: $0.positions, rolled: values) }
-            if let final, let t = sharing?.targets.target(of: final, outcome: i, of: outcomes.values.count) {
+            if let final, !(checksOrder && shuffled == nil && Set(values).count > 1),
+               let t = sharing?.targets.target(of: final, outcome: i) {
                 add(Reached(target: t, shown: 0), weight: outcomes.weights[i], shown: [])
+                shared += 1
                 continue
             }
             try reset()
             clearEvents()
             do { try play(values) } catch {
+                // Shared keeps are taken or refused whole: refused past the first outcome,
+                // the rules decided by the values too, and every keep must be played.
+                if let final, sharing != nil, i > 0, Self.isRefusal(error) {
+                    throw KeptRollsDiffer(values: final, keep: move.label, refused: true)
+                }
                 if Self.isRefusal(error) && !refusalIsAnError { return false }
                 throw OddsError.ruleError("\(describe(values.map(String.init).joined(separator: " "))): \(error)")
             }
@@ -311,6 +320,7 @@ final class MoveExplorer {
         graph.moves.append(move)
         for r in reached { appendEdge(r.target, Double(r.weight) / Double(outcomes.total), r.shown) }
         graph.edgeStart.append(graph.edgeTarget.count)
+        sharedKeptRolls += shared
         return true
     }
 
