@@ -10,9 +10,11 @@ Selenium in .build-venv):  .build-venv/bin/python tests/browser/snap_two_players
 """
 import os
 import re
+import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 from selenium import webdriver
@@ -27,7 +29,13 @@ DICEHOST = os.environ.get("DICEHOST", os.path.join(ROOT, ".build", "debug", "dic
 BOB = "<b>Bob</b>"  # markup in a name must show as text
 
 
-def start_server(rules=None):
+def start_server(rules=None, attempts=2):
+    """Starts `dicehost serve` on a free port and waits until it takes connections.
+
+    The server's output is read all along (a full pipe would stop it) and kept: when a
+    test fails, or the server is gone before it takes a connection, its exit status and
+    last lines are printed with the error. A server gone at once is started once more
+    (with a warning that says why), so one lost start does not fail the whole suite."""
     # Rooms in memory: a browser test starts from no rooms and leaves no store behind.
     server = subprocess.Popen([DICEHOST, "serve", rules or os.path.join(ROOT, "rules"), "--port", "0", "--store", "none"],
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -36,7 +44,40 @@ def start_server(rules=None):
     if not match:
         server.kill()
         sys.exit("the server did not start: " + line + server.stdout.read())
-    return server, "http://127.0.0.1:%s/" % match.group(1)
+    server.output = [line]
+    threading.Thread(target=lambda: server.output.extend(server.stdout), daemon=True).start()
+    _report_server_on_failure(server)
+    port = int(match.group(1))
+    deadline = time.time() + 15
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=2).close()
+            break
+        except OSError as error:
+            if server.poll() is not None or time.time() > deadline:
+                server.kill()
+                server.wait()
+                why = "the server on port %d took no connection (%s; exit status %s):\n%s" % (
+                    port, error, server.returncode, "".join(server.output[-40:]))
+                if attempts > 1:
+                    print("warning: " + why + "\nstarting it again", file=sys.stderr)
+                    return start_server(rules, attempts - 1)
+                sys.exit(why)
+            time.sleep(0.1)
+    return server, "http://127.0.0.1:%d/" % port
+
+
+def _report_server_on_failure(server):
+    """On an uncaught error, says whether the test's server was still running, and its last lines."""
+    previous = sys.excepthook
+
+    def hook(kind, value, traceback):
+        status = server.poll()
+        state = "still running" if status is None else "exited with status %s" % status
+        sys.stderr.write("the test's server (pid %d) %s; its last lines:\n%s\n"
+                         % (server.pid, state, "".join(getattr(server, "output", [])[-40:])))
+        previous(kind, value, traceback)
+    sys.excepthook = hook
 
 
 def browser():
