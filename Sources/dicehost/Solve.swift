@@ -35,7 +35,7 @@ extension DiceHostCommand {
                 Under unordered_dice, keeps of a position that end with the same values
                 share one play: where a keep leads must depend on those values, not on
                 which dice were kept (r.kept may allow or refuse a keep as a whole). Each
-                keep's first outcome, and every outcome on one position in 32, is played and
+                keep's first outcome, and every outcome on one position in \(BestPlay.keptRollCheckEvery), is played and
                 checked; a difference starts the search again playing every keep (the
                 report says so). --every-keep plays every keep from the start.
 

@@ -46,7 +46,6 @@ def start_server(rules=None, attempts=2):
         sys.exit("the server did not start: " + line + server.stdout.read())
     server.output = [line]
     threading.Thread(target=lambda: server.output.extend(server.stdout), daemon=True).start()
-    _report_server_on_failure(server)
     port = int(match.group(1))
     deadline = time.time() + 15
     while True:
@@ -64,6 +63,7 @@ def start_server(rules=None, attempts=2):
                     return start_server(rules, attempts - 1)
                 sys.exit(why)
             time.sleep(0.1)
+    _report_server_on_failure(server)
     return server, "http://127.0.0.1:%d/" % port
 
 

@@ -135,9 +135,10 @@ public enum BestPlay {
         let limits = LuaLimits(memoryBytes: options.memoryBytes, instructionBudget: LuaLimits.default.instructionBudget)
         var found: (MoveExplorer, Bool)?
         // Started again with last rolls kept when a hook reads one, and with every keep
-        // played when two keeps ending with the same values led apart (`KeptRollTargets`).
+        // played when two keeps ending with the same values led apart (`KeptRollTargets`):
+        // each at most once, so three tries at most.
         var keepLastRoll = false, sharesKeptRolls = options.sharesKeptRolls, unshared: String?
-        for _ in 0..<4 {
+        for _ in 0..<3 {
             let watch = OddsWatch()
             let game = try Game(rulesFile: rulesFile, players: options.players, seed: 0, params: options.params, limits: limits,
                                 beforeRules: { try watch.install(into: $0) })

@@ -173,11 +173,12 @@ final class MoveExplorer {
             // With unordered dice, keeping equal values at other places is the same move:
             // each set of kept values is tried once (the first subset that keeps it).
             var keptSets: Set<[Int]> = []
-            let sharing = sharesKeptRolls && game.rules.unorderedDice && last.count == dice.count && observations == nil
+            let bySet = game.rules.unorderedDice && last.count == dice.count
+            let sharing = sharesKeptRolls && bySet && observations == nil
                 ? KeptRollTargets(last: last, playsEverything: index % KeptRollTargets.checkEvery == 0) : nil
             for subset in 0..<(1 << dice.count) {
                 let positions = (1...dice.count).filter { subset & (1 << ($0 - 1)) != 0 }
-                if game.rules.unorderedDice && last.count == dice.count {
+                if bySet {
                     guard keptSets.insert(positions.map { last[$0 - 1] }.sorted()).inserted else { continue }
                 }
                 try addKeepMove(positions, dice: dice, index: index, name: name, reset: reset, sharing: sharing)
@@ -301,7 +302,7 @@ final class MoveExplorer {
             do { try play(values) } catch {
                 // Shared keeps are taken or refused whole: refused past the first outcome,
                 // the rules decided by the values too, and every keep must be played.
-                if let final, sharing != nil, i > 0, Self.isRefusal(error) {
+                if let final, i > 0, Self.isRefusal(error) {
                     throw KeptRollsDiffer(values: final, keep: move.label, refused: true)
                 }
                 if Self.isRefusal(error) && !refusalIsAnError { return false }
