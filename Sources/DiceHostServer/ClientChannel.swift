@@ -36,8 +36,16 @@ final class ClientChannel: @unchecked Sendable {
     /// Sends one message: one hop to the connection's event loop. The messages of a
     /// broadcast go through `OutboundBatch` instead (one hop per event loop for all of them).
     func send(_ text: String) {
+        send(frame: Self.frame(text))
+    }
+
+    /// Sends one message given as its UTF-8 (`ServerMessage.bytes`).
+    func send(bytes: [UInt8]) {
+        send(frame: Self.frame(bytes: bytes))
+    }
+
+    private func send(frame: WebSocketFrame) {
         guard let connection = admit() else { return }
-        let frame = Self.frame(text)
         connection.eventLoop.execute {
             self.write(frame, to: connection)
             connection.flush()
@@ -46,6 +54,11 @@ final class ClientChannel: @unchecked Sendable {
 
     static func frame(_ text: String) -> WebSocketFrame {
         WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: text))
+    }
+
+    /// A text frame of UTF-8 already written (never checked again: the writers make UTF-8).
+    static func frame(bytes: [UInt8]) -> WebSocketFrame {
+        WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(bytes: bytes))
     }
 
     /// Counts one message against the backlog: the connection to write it to, or nil when

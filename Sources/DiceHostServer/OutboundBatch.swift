@@ -25,8 +25,17 @@ struct OutboundBatch {
 
     /// Adds `text` for `client` (nothing when its connection is closed or over its backlog).
     mutating func add(_ text: String, to client: ClientChannel) {
+        add(frame: ClientChannel.frame(text), to: client)
+    }
+
+    /// Adds a message given as its UTF-8 (`ServerMessage.bytes`: no `String` made for it).
+    mutating func add(bytes: [UInt8], to client: ClientChannel) {
+        add(frame: ClientChannel.frame(bytes: bytes), to: client)
+    }
+
+    private mutating func add(frame: WebSocketFrame, to client: ClientChannel) {
         guard let connection = client.admit() else { return }
-        let write = Write(client: client, connection: connection, frame: ClientChannel.frame(text))
+        let write = Write(client: client, connection: connection, frame: frame)
         if let index = loops.firstIndex(where: { $0.loop === connection.eventLoop }) {
             loops[index].writes.append(write)
         } else {

@@ -38,7 +38,7 @@ extension Room {
                 return ServerMessage(.events, ack: ack, room: self.id, [
                     ("first", .integer(first)), ("events", .written("[" + list + "]")),
                     ("cause", .written(cause ?? "null")), ("state", .written(state)),
-                ]).text
+                ]).bytes
             }
             if carried != nil, !acknowledged { sendAck(ack) } // not a subscriber now: answered all the same
         } else {
@@ -54,7 +54,7 @@ extension Room {
 
     func broadcastState(except skipped: UInt64? = nil) {
         updateTurnClock()
-        broadcastPerSeat(except: skipped) { _, state, _ in self.message(.state, ["state": .written(state)]) }
+        broadcastPerSeat(except: skipped) { _, state, _ in ServerMessage(.state, room: self.id, [("state", .written(state))]).bytes }
     }
 
     /// Sends each connection the message made for its seat (nil: spectators), made once
@@ -63,7 +63,7 @@ extension Room {
     /// client's copy an `ack` (made for it alone); true when that client was sent it.
     @discardableResult
     func broadcastPerSeat(except skipped: UInt64? = nil, carrying carried: (client: UInt64, seq: Int64)? = nil,
-                                  _ make: (_ viewer: String?, _ state: String, _ ack: Int64?) -> String) -> Bool {
+                                  _ make: (_ viewer: String?, _ state: String, _ ack: Int64?) -> [UInt8]) -> Bool {
         guard !subscribers.isEmpty else { return false }
         var parts = stateParts()
         var seatsSent: [Int?] = []
@@ -71,7 +71,7 @@ extension Room {
             seatsSent.append(subscriber.seat)
         }
         prepareLooks(for: seatsSent.map { $0.map { seats[$0].name } }, &parts)
-        var made: [Int?: String] = [:]
+        var made: [Int?: [UInt8]] = [:]
         var states: [Int?: String] = [:]
         var sentCarried = false
         var batch = OutboundBatch()
@@ -83,16 +83,16 @@ extension Room {
                 states[subscriber.seat] = state
             }
             if let carried, carried.client == subscriber.client.id {
-                batch.add(make(viewer, state, carried.seq), to: subscriber.client)
+                batch.add(bytes: make(viewer, state, carried.seq), to: subscriber.client)
                 sentCarried = true
                 continue
             }
-            let text: String
-            if let known = made[subscriber.seat] { text = known } else {
-                text = make(viewer, state, nil)
-                made[subscriber.seat] = text
+            let message: [UInt8]
+            if let known = made[subscriber.seat] { message = known } else {
+                message = make(viewer, state, nil)
+                made[subscriber.seat] = message
             }
-            batch.add(text, to: subscriber.client)
+            batch.add(bytes: message, to: subscriber.client)
         }
         batch.send()
         return sentCarried
