@@ -19,6 +19,9 @@ rooms=${1:-50} seconds=${2:-20}
 rounds=${ROUNDS:-3} short=${SHORT_SECONDS:-5}
 modes=${MODES:-hummingbird nio hummingbird-eventloop dicehost}
 dicehost=${DICEHOST_BIN:-.build/release/dicehost}
+# Modes named base-MODE (base-dicehost, base-liars-nostore, ...) run DICEHOST_BASE_BIN, an
+# earlier build, in the same rounds: before and after side by side on the same load.
+base=${DICEHOST_BASE_BIN:-}
 py=.build-venv/bin/python
 [ -x "$py" ] || { echo "run.sh: $py not found; make it with: python3 -m venv .build-venv && .build-venv/bin/pip install websockets" >&2; exit 2; }
 # WS_FLOOR_BIN: a ws-floor already built (skips the build and its planning, minutes on a loaded machine).
@@ -53,12 +56,12 @@ floor_run() { # MODE ROUND
   grep '^RESULT' "$work/$mode-$round.client" | sed "s/\$/ load=$load/" >> "$work/results" || true
 }
 
-dicehost_once() { # SECONDS NAME GAME STORE: prints "inputs user_ticks system_ticks p50_ms p99_ms checked clients"
-  local secs=$1 name=$2 game=$3 store=$4 port pid before after extra=()
+dicehost_once() { # SECONDS NAME GAME STORE BIN: prints "inputs user_ticks system_ticks p50_ms p99_ms checked clients"
+  local secs=$1 name=$2 game=$3 store=$4 bin=$5 port pid before after extra=()
   mkdir -p "$work/$name-logs"
   port=$(free_port)
   [ "$store" = none ] && extra=(--store none)
-  "$dicehost" serve rules --host 127.0.0.1 --port "$port" --logs "$work/$name-logs" "${extra[@]}" > "$work/$name.server" 2>&1 &
+  "$bin" serve rules --host 127.0.0.1 --port "$port" --logs "$work/$name-logs" "${extra[@]}" > "$work/$name.server" 2>&1 &
   pid=$!
   wait_listening "$work/$name.server"
   before=$(ticks "$pid")
@@ -78,12 +81,13 @@ dicehost_once() { # SECONDS NAME GAME STORE: prints "inputs user_ticks system_ti
 }
 
 dicehost_run() { # MODE ROUND
-  local mode=$1 round=$2 game=snap store=sqlite s l load
-  case "$mode" in liars*) game=liars-dice ;; esac
+  local mode=$1 round=$2 game=snap store=sqlite s l load bin=$dicehost
+  case "$mode" in base-*) bin=$base ;; esac
+  case "$mode" in liars*|base-liars*) game=liars-dice ;; esac
   case "$mode" in *-nostore) store=none ;; esac
   load=$(cut -d' ' -f1 /proc/loadavg)
-  s=$(dicehost_once "$short" "$mode-short-$round" "$game" "$store")
-  l=$(dicehost_once "$seconds" "$mode-long-$round" "$game" "$store")
+  s=$(dicehost_once "$short" "$mode-short-$round" "$game" "$store" "$bin")
+  l=$(dicehost_once "$seconds" "$mode-long-$round" "$game" "$store" "$bin")
   # The long run's clients are checked against its room logs (loadtest/client.py); a client
   # not equal to its room's log is one of its PROBLEMS, reported above.
   echo "$s $l" | awk -v tick="$tick" -v mode="$mode" -v load="$load" '{
@@ -94,7 +98,9 @@ dicehost_run() { # MODE ROUND
 
 for round in $(seq "$rounds"); do
   for mode in $modes; do
-    if [ "$mode" != "${mode#dicehost}" ] || [ "$mode" != "${mode#liars}" ]; then
+    if [ "$mode" != "${mode#base-}" ]; then
+      if [ -n "$base" ] && [ -x "$base" ]; then dicehost_run "$mode" "$round"; else echo "run.sh: $mode needs DICEHOST_BASE_BIN (an earlier build's dicehost); skipped" >&2; fi
+    elif [ "$mode" != "${mode#dicehost}" ] || [ "$mode" != "${mode#liars}" ]; then
       if [ -x "$dicehost" ]; then dicehost_run "$mode" "$round"; else echo "run.sh: $dicehost not built; DiceHost skipped (DICEHOST_BIN=...)" >&2; fi
     else
       floor_run "$mode" "$round"
