@@ -53,6 +53,40 @@ struct OutboundBatchTests {
         #expect(try Self.texts(bobConnection) == ["b1"])
     }
 
+    /// A broadcast sends a message's bytes as they were written, no `String` made of them:
+    /// the frame is the same text, byte for byte, as the message's own text would be, also
+    /// with what JSON escapes and with text beyond ASCII; and a client's frames given as
+    /// bytes keep their order among those given as text.
+    @Test func aMessageSentAsItsBytesIsTheFrameItsTextWouldBeInOrder() throws {
+        let message = ServerMessage(.events, ack: 7, room: "Ann’s table", [
+            ("cause", .written("{\"input\":\"snap\"}")), ("say", .string("Bob \"called\" snap — ♠ 10\n\u{1}")),
+            ("state", .written("{\"viewer\":\"Zoë\"}")),
+        ])
+        let loop = EmbeddedEventLoop()
+        let (ann, connection) = Self.client(1, on: loop)
+        ann.send("first")
+        var batch = OutboundBatch()
+        batch.add(bytes: message.bytes, to: ann)
+        batch.add("third", to: ann)
+        batch.send()
+        ann.send(bytes: Array("fourth ✓".utf8))
+        loop.run()
+        var frames: [[UInt8]] = []
+        while let frame = try connection.readOutbound(as: WebSocketFrame.self) {
+            frames.append(Array(frame.unmaskedData.readableBytesView))
+        }
+        #expect(frames == [Array("first".utf8), message.bytes, Array("third".utf8), Array("fourth ✓".utf8)])
+        // What the client reads: the message's fields, escapes and all, as JSON.
+        let object = try JSONSerialization.jsonObject(with: Data(frames[1])) as? [String: Any]
+        #expect(object?["type"] as? String == "events")
+        #expect(object?["ack"] as? Int == 7)
+        #expect(object?["room"] as? String == "Ann’s table")
+        #expect(object?["say"] as? String == "Bob \"called\" snap — ♠ 10\n\u{1}")
+        #expect((object?["cause"] as? [String: Any])?["input"] as? String == "snap")
+        #expect((object?["state"] as? [String: Any])?["viewer"] as? String == "Zoë")
+        #expect(String(validating: frames[1], as: UTF8.self) == message.text)
+    }
+
     @Test func aClientOverItsBacklogIsCutOffNotSkipped() throws {
         let loop = EmbeddedEventLoop()
         let (slow, connection) = Self.client(1, on: loop, backlog: 2)
