@@ -36,16 +36,8 @@ final class ClientChannel: @unchecked Sendable {
     /// Sends one message: one hop to the connection's event loop. The messages of a
     /// broadcast go through `OutboundBatch` instead (one hop per event loop for all of them).
     func send(_ text: String) {
-        send(frame: Self.frame(text))
-    }
-
-    /// Sends one message given as its UTF-8 (`ServerMessage.bytes`).
-    func send(bytes: [UInt8]) {
-        send(frame: Self.frame(bytes: bytes))
-    }
-
-    private func send(frame: WebSocketFrame) {
         guard let connection = admit() else { return }
+        let frame = Self.frame(text)
         connection.eventLoop.execute {
             self.write(frame, to: connection)
             connection.flush()

@@ -54,7 +54,7 @@ extension Room {
 
     func broadcastState(except skipped: UInt64? = nil) {
         updateTurnClock()
-        broadcastPerSeat(except: skipped) { _, state, _ in ServerMessage(.state, room: self.id, [("state", .written(state))]).bytes }
+        broadcastPerSeat(except: skipped) { _, state, _ in self.serverMessage(.state, ["state": .written(state)]).bytes }
     }
 
     /// Sends each connection the message made for its seat (nil: spectators), made once
@@ -119,7 +119,12 @@ extension Room {
 
     /// A message of this room: its fields after `type` and `room`, in the order of their names.
     func message(_ kind: ServerMessage.Kind, _ fields: [String: ServerMessage.Value] = [:]) -> String {
-        ServerMessage(kind, room: id, fields.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }).text
+        serverMessage(kind, fields).text
+    }
+
+    /// The same message unwritten, for a broadcast to send as its bytes.
+    func serverMessage(_ kind: ServerMessage.Kind, _ fields: [String: ServerMessage.Value] = [:]) -> ServerMessage {
+        ServerMessage(kind, room: id, fields.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) })
     }
 
     /// An `error` message to the room's clients (or one of them).

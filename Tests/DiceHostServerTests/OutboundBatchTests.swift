@@ -69,7 +69,7 @@ struct OutboundBatchTests {
         batch.add(bytes: message.bytes, to: ann)
         batch.add("third", to: ann)
         batch.send()
-        ann.send(bytes: Array("fourth ✓".utf8))
+        ann.send("fourth ✓")
         loop.run()
         var frames: [[UInt8]] = []
         while let frame = try connection.readOutbound(as: WebSocketFrame.self) {
